@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Three system C libraries and nothing else: libmicrohttpd (HTTP), SQLite (state), OpenSSL (crypto).
+// Each C library is wrapped by exactly one Swift module; C types never leave that module.
+let package = Package(
+    name: "auth-emulator",
+    products: [
+        .executable(name: "auth-emulator", targets: ["auth-emulator"]),
+        .library(name: "AuthEmulator", targets: ["AuthEmulator"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // Double rounding in the standard library calls into libm, which nothing else links here.
+        .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"]),
+        .target(name: "AuthEmulator", dependencies: ["HTTPServer", "SQLiteStore", "JOSE", "JSON"]),
+        .executableTarget(name: "auth-emulator", dependencies: ["AuthEmulator"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
+        .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"]),
+        .testTarget(
+            name: "AuthEmulatorTests",
+            dependencies: ["AuthEmulator", "HTTPServer", "JOSE", "JSON"]
+        ),
+    ]
+)

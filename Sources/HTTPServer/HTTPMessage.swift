@@ -1,0 +1,78 @@
+// CONTRACT (agreed API, used by AuthEmulator): keep these public signatures; add freely.
+
+/// Header fields in arrival order; lookups ignore case.
+public struct HTTPHeaders: Sendable, Sequence {
+    public private(set) var fields: [(name: String, value: String)] = []
+
+    public init(_ fields: [(String, String)] = []) {
+        self.fields = fields.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The first value of `name`, compared case-insensitively.
+    public subscript(name: String) -> String? {
+        let wanted = name.lowercased()
+        return fields.first { $0.name.lowercased() == wanted }?.value
+    }
+
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// Replaces every field called `name` with one holding `value`.
+    public mutating func set(_ name: String, _ value: String) {
+        let wanted = name.lowercased()
+        fields.removeAll { $0.name.lowercased() == wanted }
+        fields.append((name: name, value: value))
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+}
+
+public struct HTTPRequest: Sendable {
+    /// Upper-case method, e.g. `POST`.
+    public var method: String
+    /// The path as libmicrohttpd hands it over (percent-decoded), without the query string.
+    public var path: String
+    /// Query parameters in order, percent-decoded. A key without `=` has an empty value.
+    public var query: [(name: String, value: String)]
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(
+        method: String, path: String, query: [(name: String, value: String)] = [], headers: HTTPHeaders = HTTPHeaders(),
+        body: [UInt8] = []
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of the query parameter `name`.
+    public func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+}
+
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// What the server calls for every request, on one of its own threads. It must not block for long
+/// and must never throw: every failure becomes a response.
+public protocol HTTPHandler: Sendable {
+    func respond(to request: HTTPRequest) -> HTTPResponse
+    /// The answer when a body exceeds `Configuration.maximumBodyBytes` (the server sends it with 413).
+    func respondToOversizedBody(limit: Int) -> HTTPResponse
+}

@@ -1,0 +1,106 @@
+extension JSONValue {
+    /// Compact UTF-8 encoding, for tokens and anything a machine reads.
+    public func encoded() -> [UInt8] {
+        var writer = JSONWriter(indent: nil)
+        writer.write(self, level: 0)
+        return writer.output
+    }
+
+    /// Two-space indented encoding, the way the reference emulator answers.
+    public func prettyEncoded() -> [UInt8] {
+        var writer = JSONWriter(indent: 2)
+        writer.write(self, level: 0)
+        return writer.output
+    }
+
+    public var compactString: String { String(decoding: encoded(), as: UTF8.self) }
+}
+
+extension JSONObject {
+    public func encoded() -> [UInt8] { JSONValue.object(self).encoded() }
+    public var compactString: String { JSONValue.object(self).compactString }
+}
+
+private struct JSONWriter {
+    let indent: Int?
+    var output: [UInt8] = []
+
+    init(indent: Int?) {
+        self.indent = indent
+        output.reserveCapacity(256)
+    }
+
+    mutating func write(_ value: JSONValue, level: Int) {
+        switch value {
+        case .null: append("null")
+        case .bool(let flag): append(flag ? "true" : "false")
+        case .int(let number): append(String(number))
+        case .double(let number): writeDouble(number)
+        case .string(let text): writeString(text)
+        case .array(let elements):
+            writeContainer(open: "[", close: "]", count: elements.count, level: level) { writer, position in
+                writer.write(elements[position], level: level + 1)
+            }
+        case .object(let object):
+            let members = object.members
+            writeContainer(open: "{", close: "}", count: members.count, level: level) { writer, position in
+                writer.writeString(members[position].key)
+                writer.append(writer.indent == nil ? ":" : ": ")
+                writer.write(members[position].value, level: level + 1)
+            }
+        }
+    }
+
+    mutating func writeContainer(
+        open: String, close: String, count: Int, level: Int, element: (inout JSONWriter, Int) -> Void
+    ) {
+        append(open)
+        guard count > 0 else { return append(close) }
+        for position in 0..<count {
+            if position > 0 { append(",") }
+            newline(level: level + 1)
+            element(&self, position)
+        }
+        newline(level: level)
+        append(close)
+    }
+
+    mutating func newline(level: Int) {
+        guard let indent else { return }
+        output.append(0x0A)
+        output.append(contentsOf: repeatElement(0x20, count: indent * level))
+    }
+
+    mutating func writeDouble(_ number: Double) {
+        guard number.isFinite else { return append("null") }
+        if abs(number) < 1e15, let whole = Int64(exactly: number) {
+            append(String(whole))
+        } else {
+            append(String(number))
+        }
+    }
+
+    mutating func writeString(_ text: String) {
+        output.append(0x22)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22: append("\\\"")
+            case 0x5C: append("\\\\")
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
+            case 0x00..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                append("\\u00")
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0xF)])
+            default: output.append(byte)
+            }
+        }
+        output.append(0x22)
+    }
+
+    mutating func append(_ text: String) {
+        output.append(contentsOf: text.utf8)
+    }
+}

@@ -1,0 +1,2 @@
+import AuthEmulator
+print("auth-emulator \(AuthEmulatorVersion.string)")
