@@ -1,4 +1,49 @@
-// The domain: to be written.
-public enum AuthEmulatorVersion {
-    public static let string = "0.1.0"
+import HTTPServer
+import SQLiteStore
+
+/// The whole emulator: store, router and HTTP server, wired together.
+public final class AuthEmulator: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        public var host = "127.0.0.1"
+        public var port: UInt16 = 9099
+        public var projectId = "demo-project"
+        /// `nil` keeps everything in memory (a fresh emulator per run).
+        public var dataFile: String?
+        public var logLevel = LogLevel.info
+        public var threadCount = HTTPServer.defaultThreadCount
+
+        public init() {}
+    }
+
+    public let configuration: Configuration
+    public let environment: AuthEnvironment
+    private let server: HTTPServer
+
+    public init(
+        configuration: Configuration, clock: any Clock = EmulatorClock(),
+        identifiers: any IdentifierSource = SecureIdentifierSource(), logger: Logger? = nil
+    ) throws {
+        self.configuration = configuration
+        let store = try AuthStore(location: configuration.dataFile.map { .file($0) } ?? .inMemory)
+        environment = AuthEnvironment(
+            store: store, clock: clock, identifiers: identifiers,
+            logger: logger ?? Logger(minimumLevel: configuration.logLevel), defaultProjectId: configuration.projectId)
+        let router = Router(environment: environment, routes: RouteTable.routes)
+        server = HTTPServer(
+            configuration: HTTPServer.Configuration(
+                host: configuration.host, port: configuration.port, threadCount: configuration.threadCount),
+            handler: router)
+    }
+
+    /// Starts serving; the port is known once this returns.
+    public func start() throws {
+        try server.start()
+    }
+
+    public var port: UInt16 { server.port }
+
+    /// Finishes the requests in flight, then stops.
+    public func stop() {
+        server.shutdown()
+    }
 }

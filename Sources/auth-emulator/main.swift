@@ -1,2 +1,56 @@
 import AuthEmulator
-print("auth-emulator \(AuthEmulatorVersion.string)")
+import Dispatch
+import Foundation
+
+// Thin by design: parse flags, start, wait for a signal, stop.
+
+let started = DispatchTime.now()
+let configuration: AuthEmulator.Configuration
+do {
+    switch try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+    case .run(let parsed): configuration = parsed
+    case .help:
+        print(CommandLineOptions.usage)
+        exit(0)
+    case .version:
+        print("auth-emulator \(CommandLineOptions.version)")
+        exit(0)
+    }
+} catch {
+    FileHandle.standardError.write(Data("auth-emulator: \(error)\n\(CommandLineOptions.usage)\n".utf8))
+    exit(2)
+}
+
+let emulator: AuthEmulator
+do {
+    emulator = try AuthEmulator(configuration: configuration)
+    try emulator.start()
+} catch {
+    FileHandle.standardError.write(Data("auth-emulator: \(error)\n".utf8))
+    exit(1)
+}
+
+let startupMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000
+let hostForClients = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+let address = "\(hostForClients):\(emulator.port)"
+FileHandle.standardOutput.write(Data(
+    """
+    auth-emulator \(CommandLineOptions.version) listening on http://\(address) for project \(configuration.projectId) \
+    (\(configuration.dataFile.map { "data in \($0)" } ?? "in memory"), ready in \(String(format: "%.0f", startupMilliseconds)) ms)
+    export FIREBASE_AUTH_EMULATOR_HOST=\(address)
+
+    """.utf8))
+
+// Stop on SIGINT/SIGTERM, letting requests in flight finish.
+let signalSources = [SIGINT, SIGTERM].map { signalNumber in
+    signal(signalNumber, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+    source.setEventHandler {
+        emulator.stop()
+        FileHandle.standardOutput.write(Data("auth-emulator stopped\n".utf8))
+        exit(0)
+    }
+    source.resume()
+    return source
+}
+dispatchMain()

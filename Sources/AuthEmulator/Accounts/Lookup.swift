@@ -1,0 +1,48 @@
+import JSON
+
+/// `accounts:lookup` (v3 `getAccountInfo`), reference §8.7. Clients look themselves up by ID
+/// token; the admin looks up any mix of ids, emails, phone numbers and federated identities.
+enum Lookup {
+    static func run(_ request: OperationRequest) throws -> JSONObject {
+        let body = request.body
+        if request.isPrivileged, body.has("initialEmail") {
+            throw AuthError.notImplemented("Lookup by initialEmail is not implemented.")
+        }
+        let users: [UserRecord] = try request.read { transaction in
+            guard request.isPrivileged else {
+                guard let idToken = try body.nonEmptyString("idToken") else { throw AuthError.invalid("MISSING_ID_TOKEN") }
+                return [try transaction.authenticate(idToken: idToken).user]
+            }
+            return try adminLookup(body, in: transaction)
+        }
+        var response: JSONObject = ["kind": "identitytoolkit#GetAccountInfoResponse"]
+        // No `users` at all when nothing matched: the Node Admin SDK relies on it.
+        if !users.isEmpty { response["users"] = .array(users.map { .object($0.json) }) }
+        return response
+    }
+
+    private static func adminLookup(_ body: RequestBody, in transaction: AccountsTransaction) throws -> [UserRecord] {
+        let scope = transaction.scope
+        let repository = transaction.users
+        var found: [UserRecord] = []
+        func add(_ user: UserRecord?) {
+            if let user, !found.contains(where: { $0.localId == user.localId }) { found.append(user) }
+        }
+        for localId in try body.stringArray("localId") ?? [] {
+            add(try repository.user(localId: localId, in: scope))
+        }
+        for email in try body.stringArray("email") ?? [] {
+            add(try repository.users(email: EmailAddress.canonical(email), in: scope).first)
+        }
+        for phoneNumber in try body.stringArray("phoneNumber") ?? [] {
+            add(try repository.user(phoneNumber: phoneNumber, in: scope))
+        }
+        for identity in try body.objectArray("federatedUserId") ?? [] {
+            guard let providerId = identity["providerId"]?.stringValue, !providerId.isEmpty,
+                let rawId = identity["rawId"]?.stringValue, !rawId.isEmpty
+            else { continue }
+            add(try repository.user(providerId: providerId, rawId: rawId, in: scope))
+        }
+        return found
+    }
+}

@@ -1,0 +1,40 @@
+import JSON
+
+/// `accounts:signInWithPassword` (v3 `verifyPassword`), reference §9.2.
+enum SignInWithPassword {
+    static func run(_ request: OperationRequest) throws -> JSONObject {
+        let body = request.body
+        guard let email = try body.string("email") else { throw AuthError.invalid("MISSING_EMAIL") }
+        guard EmailAddress.isValid(email) else { throw AuthError.invalid("INVALID_EMAIL") }
+        guard let password = try body.nonEmptyString("password") else { throw AuthError.invalid("MISSING_PASSWORD") }
+        if body.has("captchaResponse") || body.has("captchaChallenge") {
+            throw AuthError.notImplemented("captcha unimplemented")
+        }
+        if body.has("idToken") || body.has("pendingIdToken") {
+            throw AuthError.notImplemented(
+                "idToken / pendingIdToken is no longer in use and unsupported by the Auth Emulator.")
+        }
+        let canonical = EmailAddress.canonical(email)
+
+        return try request.write { transaction in
+            let hidesWhetherEmailExists = try transaction.config().improvedEmailPrivacy
+            let candidate = try transaction.users.users(email: canonical, in: transaction.scope).first
+            guard var user = candidate else {
+                throw AuthError.invalid(hidesWhetherEmailExists ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
+            }
+            guard !user.disabled else { throw AuthError.invalid("USER_DISABLED") }
+            guard FakePasswordHash.matches(password, user: user) else {
+                throw AuthError.invalid(hidesWhetherEmailExists ? "INVALID_LOGIN_CREDENTIALS" : "INVALID_PASSWORD")
+            }
+            user.lastLoginAt = transaction.now
+            var response: JSONObject = [
+                "kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": .string(user.localId),
+                "email": .string(canonical),
+            ]
+            response.setIfPresent("displayName", user.displayName.map { .string($0) })
+            response.setIfPresent("photoUrl", user.photoUrl.map { .string($0) })
+            response.merge(try transaction.saveIssuingTokens(for: &user, signInProvider: SignInProvider.password).json)
+            return response
+        }
+    }
+}

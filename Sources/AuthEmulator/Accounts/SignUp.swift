@@ -1,0 +1,93 @@
+import JSON
+
+/// `accounts:signUp` (v3 `signupNewUser`, admin `projects/{p}/accounts`): anonymous and
+/// email/password sign-up, linking a password to the signed-in user, and admin creation
+/// (reference §9.1).
+enum SignUp {
+    static func run(_ request: OperationRequest) throws -> JSONObject {
+        let body = request.body
+        let idToken = try body.nonEmptyString("idToken")
+        let requestedLocalId = try body.nonEmptyString("localId")
+        let email = try body.string("email")
+        let password = try body.nonEmptyString("password")
+
+        if body.has("mfaInfo") { throw AuthError.notImplemented("mfaInfo is not implemented yet.") }
+        var signInProvider: String?
+        if request.isPrivileged {
+            if idToken != nil, requestedLocalId != nil { throw AuthError.invalid("UNEXPECTED_PARAMETER : User ID") }
+        } else {
+            if requestedLocalId != nil { throw AuthError.invalid("UNEXPECTED_PARAMETER : User ID") }
+            if idToken != nil || password != nil || !(email ?? "").isEmpty {
+                guard !(email ?? "").isEmpty else { throw AuthError.invalid("MISSING_EMAIL") }
+                guard password != nil else { throw AuthError.invalid("MISSING_PASSWORD") }
+                signInProvider = SignInProvider.password
+            } else {
+                signInProvider = SignInProvider.anonymous
+            }
+        }
+
+        return try request.write { transaction in
+            var user: UserRecord
+            if let idToken {
+                user = try transaction.authenticate(idToken: idToken).user
+            } else {
+                let localId = requestedLocalId ?? transaction.identifiers.alphanumeric(28)
+                if try transaction.users.localIdExists(localId, in: transaction.scope) {
+                    throw AuthError.invalid("DUPLICATE_LOCAL_ID")
+                }
+                user = UserRecord(localId: localId, scope: transaction.scope, createdAt: transaction.now)
+            }
+            try apply(body, to: &user, email: email, password: password, in: transaction)
+            // Admin-created accounts have not signed in yet (production leaves lastLoginAt unset).
+            if signInProvider != nil { user.lastLoginAt = transaction.now }
+
+            var response: JSONObject = ["kind": "identitytoolkit#SignupNewUserResponse", "localId": .string(user.localId)]
+            response.setIfPresent("displayName", user.displayName.map { .string($0) })
+            response.setIfPresent("email", user.email.map { .string($0) })
+            if let signInProvider {
+                response.merge(try transaction.saveIssuingTokens(for: &user, signInProvider: signInProvider).json)
+            } else {
+                try transaction.users.save(user)
+            }
+            return response
+        }
+    }
+
+    private static func apply(
+        _ body: RequestBody, to user: inout UserRecord, email: String?, password: String?,
+        in transaction: AccountsTransaction
+    ) throws {
+        let isPrivileged = transaction.request.isPrivileged
+        if isPrivileged {
+            user.displayName = try body.string("displayName") ?? user.displayName
+            user.photoUrl = try body.string("photoUrl") ?? user.photoUrl
+            user.emailVerified = try body.bool("emailVerified") ?? false
+            if let phoneNumber = try body.nonEmptyString("phoneNumber") {
+                guard PhoneNumber.isValid(phoneNumber) else { throw AuthError.invalid("INVALID_PHONE_NUMBER : Invalid format.") }
+                if try transaction.users.user(phoneNumber: phoneNumber, in: transaction.scope) != nil {
+                    throw AuthError.invalid("PHONE_NUMBER_EXISTS")
+                }
+                user.phoneNumber = phoneNumber
+            }
+            if try body.bool("disabled") == true { user.disabled = true }
+        } else if password != nil {
+            // The reference copies displayName even when it clears it on a linked account.
+            user.displayName = try body.string("displayName")
+            user.emailVerified = false
+        }
+
+        // An empty email on a client sign-up must not turn into an anonymous account.
+        if let email, !email.isEmpty || !isPrivileged {
+            guard EmailAddress.isValid(email) else { throw AuthError.invalid("INVALID_EMAIL") }
+            let canonical = EmailAddress.canonical(email)
+            if try !transaction.users.users(email: canonical, in: transaction.scope).isEmpty {
+                throw AuthError.invalid("EMAIL_EXISTS")
+            }
+            user.email = canonical
+        }
+        if let password {
+            try FakePasswordHash.setPassword(password, on: &user, in: transaction)
+            user.validSinceSeconds = transaction.now.secondsSinceEpoch
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import JSON
+
+/// Which user pool a request works on: a project, or one tenant inside it.
+public struct UserScope: Sendable, Hashable {
+    public let projectId: String
+    public let tenantId: String?
+
+    public init(projectId: String, tenantId: String? = nil) {
+        self.projectId = projectId
+        self.tenantId = tenantId
+    }
+
+    /// The tenant column value: the empty string stands for "no tenant".
+    var tenantKey: String { tenantId ?? "" }
+}
+
+/// A linked federated identity (`google.com`, `apple.com`, …). The `password` and `phone` entries
+/// that clients also see are derived from the user's own fields, never stored.
+public struct ProviderUserInfo: Sendable, Equatable {
+    public var providerId: String
+    public var rawId: String
+    public var federatedId: String?
+    public var email: String?
+    public var displayName: String?
+    public var photoUrl: String?
+    public var screenName: String?
+    public var phoneNumber: String?
+
+    public init(
+        providerId: String, rawId: String, federatedId: String? = nil, email: String? = nil, displayName: String? = nil,
+        photoUrl: String? = nil, screenName: String? = nil, phoneNumber: String? = nil
+    ) {
+        self.providerId = providerId
+        self.rawId = rawId
+        self.federatedId = federatedId
+        self.email = email
+        self.displayName = displayName
+        self.photoUrl = photoUrl
+        self.screenName = screenName
+        self.phoneNumber = phoneNumber
+    }
+
+    var json: JSONObject {
+        var object: JSONObject = ["providerId": .string(providerId), "rawId": .string(rawId)]
+        object.setIfPresent("federatedId", federatedId.map { .string($0) })
+        object.setIfPresent("email", email.map { .string($0) })
+        object.setIfPresent("displayName", displayName.map { .string($0) })
+        object.setIfPresent("photoUrl", photoUrl.map { .string($0) })
+        object.setIfPresent("screenName", screenName.map { .string($0) })
+        object.setIfPresent("phoneNumber", phoneNumber.map { .string($0) })
+        return object
+    }
+}
+
+/// A stored account, field for field what `accounts:lookup` returns.
+public struct UserRecord: Sendable, Equatable {
+    public var localId: String
+    public var scope: UserScope
+    /// Always lower case.
+    public var email: String?
+    /// Absent for users that never had an email (anonymous, phone).
+    public var emailVerified: Bool?
+    public var displayName: String?
+    public var photoUrl: String?
+    public var phoneNumber: String?
+    public var passwordHash: String?
+    public var salt: String?
+    public var passwordUpdatedAt: Instant?
+    /// Tokens issued before this second are revoked.
+    public var validSinceSeconds: Int64?
+    public var createdAt: Instant
+    public var lastLoginAt: Instant?
+    public var lastRefreshAt: Instant?
+    public var disabled = false
+    /// The custom claims as the JSON object text the Admin SDK sent.
+    public var customAttributes: String?
+    public var customAuth = false
+    public var emailLinkSignin = false
+    public var initialEmail: String?
+    public var providers: [ProviderUserInfo] = []
+
+    public init(localId: String, scope: UserScope, createdAt: Instant) {
+        self.localId = localId
+        self.scope = scope
+        self.createdAt = createdAt
+    }
+
+    public var hasPassword: Bool { passwordHash != nil }
+
+    /// The provider list clients see: stored federated links plus the derived `password` and
+    /// `phone` entries (reference §8.4).
+    public var providerUserInfo: [ProviderUserInfo] {
+        var entries = providers
+        if let email, hasPassword || emailLinkSignin {
+            entries.append(
+                ProviderUserInfo(
+                    providerId: "password", rawId: email, federatedId: email, email: email, displayName: displayName,
+                    photoUrl: photoUrl))
+        }
+        if let phoneNumber {
+            entries.append(ProviderUserInfo(providerId: "phone", rawId: phoneNumber, phoneNumber: phoneNumber))
+        }
+        return entries
+    }
+
+    public func provider(_ providerId: String) -> ProviderUserInfo? {
+        providers.first { $0.providerId == providerId }
+    }
+
+    /// Adds or replaces the link for `info.providerId`, keeping its position.
+    public mutating func upsertProvider(_ info: ProviderUserInfo) {
+        if let index = providers.firstIndex(where: { $0.providerId == info.providerId }) {
+            providers[index] = info
+        } else {
+            providers.append(info)
+        }
+    }
+
+    /// The record as `accounts:lookup` and `accounts:batchGet` return it. Timestamps keep the
+    /// reference's types: `createdAt`/`lastLoginAt` are strings of milliseconds (the Apple SDK reads
+    /// only strings), `validSince` a string of seconds, `passwordUpdatedAt` a number.
+    public var json: JSONObject {
+        var object: JSONObject = ["localId": .string(localId)]
+        object.setIfPresent("email", email.map { .string($0) })
+        object.setIfPresent("emailVerified", emailVerified.map { .bool($0) })
+        object.setIfPresent("displayName", displayName.map { .string($0) })
+        object.setIfPresent("photoUrl", photoUrl.map { .string($0) })
+        object.setIfPresent("phoneNumber", phoneNumber.map { .string($0) })
+        object.setIfPresent("passwordHash", passwordHash.map { .string($0) })
+        object.setIfPresent("salt", salt.map { .string($0) })
+        object.setIfPresent("passwordUpdatedAt", passwordUpdatedAt.map { .int($0.millisecondsSinceEpoch) })
+        object.setIfPresent("validSince", validSinceSeconds.map { .string(String($0)) })
+        object["createdAt"] = .string(String(createdAt.millisecondsSinceEpoch))
+        object.setIfPresent("lastLoginAt", lastLoginAt.map { .string(String($0.millisecondsSinceEpoch)) })
+        object.setIfPresent("lastRefreshAt", lastRefreshAt.map { .string($0.rfc3339) })
+        object["providerUserInfo"] = .array(providerUserInfo.map { .object($0.json) })
+        object.setIfPresent("customAttributes", customAttributes.map { .string($0) })
+        if customAuth { object["customAuth"] = true }
+        if disabled { object["disabled"] = true }
+        if emailLinkSignin { object["emailLinkSignin"] = true }
+        object.setIfPresent("initialEmail", initialEmail.map { .string($0) })
+        object.setIfPresent("tenantId", scope.tenantId.map { .string($0) })
+        return object
+    }
+}

@@ -1,0 +1,74 @@
+import JSON
+
+/// The reference emulator's loose input rules; production is stricter, but tests written against
+/// the official emulator rely on these.
+enum EmailAddress {
+    /// `something@something`, with exactly one `@`.
+    static func isValid(_ email: String) -> Bool {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+    }
+
+    static func canonical(_ email: String) -> String { email.lowercased() }
+}
+
+enum PhoneNumber {
+    /// A leading `+` and something after it, as in the reference emulator (production wants E.164).
+    static func isValid(_ phoneNumber: String) -> Bool {
+        phoneNumber.hasPrefix("+") && phoneNumber.count > 1
+    }
+}
+
+/// The reference emulator's stand-in for a password hash: readable, so tests can inspect it, and
+/// in the format its export files use, so they import unchanged.
+enum FakePasswordHash {
+    static let minimumPasswordLength = 6
+    static let weakPassword = AuthError.invalid("WEAK_PASSWORD : Password should be at least 6 characters")
+
+    static func hash(_ password: String, salt: String) -> String {
+        "fakeHash:salt=\(salt):password=\(password)"
+    }
+
+    static func newSalt(_ identifiers: any IdentifierSource) -> String {
+        "fakeSalt" + identifiers.alphanumeric(20)
+    }
+
+    /// Sets a new password on `user`, or throws `WEAK_PASSWORD`.
+    static func setPassword(_ password: String, on user: inout UserRecord, in transaction: AccountsTransaction) throws {
+        guard password.count >= minimumPasswordLength else { throw weakPassword }
+        let salt = newSalt(transaction.identifiers)
+        user.salt = salt
+        user.passwordHash = hash(password, salt: salt)
+        user.passwordUpdatedAt = transaction.now
+    }
+
+    static func matches(_ password: String, user: UserRecord) -> Bool {
+        guard let stored = user.passwordHash, let salt = user.salt else { return false }
+        return stored == hash(password, salt: salt)
+    }
+}
+
+/// Developer claims for ID tokens (reference §8.10).
+enum CustomClaims {
+    static let maximumLength = 1000
+    static let reserved: Set<String> = [
+        "iss", "aud", "sub", "iat", "exp", "nbf", "jti", "nonce", "azp", "acr", "amr", "cnf", "auth_time", "firebase",
+        "at_hash", "c_hash",
+    ]
+
+    /// Checks the JSON text the Admin SDKs send as `customAttributes`.
+    static func validate(serialized: String) throws(AuthError) {
+        guard serialized.utf8.count <= maximumLength else { throw AuthError.invalid("CLAIMS_TOO_LARGE") }
+        guard let value = try? JSONValue(parsing: serialized), case .object(let claims) = value else {
+            throw AuthError.invalid("INVALID_CLAIMS")
+        }
+        try validate(claims)
+    }
+
+    static func validate(_ claims: JSONObject) throws(AuthError) {
+        guard claims.compactString.utf8.count <= maximumLength else { throw AuthError.invalid("CLAIMS_TOO_LARGE") }
+        if let forbidden = claims.keys.first(where: reserved.contains) {
+            throw AuthError.invalid("FORBIDDEN_CLAIM : \(forbidden)")
+        }
+    }
+}

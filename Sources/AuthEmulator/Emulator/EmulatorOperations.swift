@@ -1,0 +1,53 @@
+import JSON
+
+/// The emulator's own REST routes (reference §2.5, §2.6): they need no credentials and name the
+/// project in the path.
+enum EmulatorOperations {
+    static func status(_ request: OperationRequest) throws -> JSONObject {
+        [
+            "authEmulator": [
+                "ready": true, "docs": "https://firebase.google.com/docs/emulator-suite",
+                "apiSpec": "/emulator/openapi.json",
+            ]
+        ]
+    }
+
+    /// Deletes every user of the project (or of the tenant in the path), and their refresh tokens.
+    static func deleteAccounts(_ request: OperationRequest) throws -> JSONObject {
+        try request.write { try $0.users.deleteAll(in: $0.scope) }
+        return [:]
+    }
+
+    static func getConfig(_ request: OperationRequest) throws -> JSONObject {
+        try request.read { try $0.config() }.emulatorJSON
+    }
+
+    /// Updates the fields present in the body. A body with neither resets both, as in the
+    /// reference emulator (its empty update mask means "replace everything").
+    static func updateConfig(_ request: OperationRequest) throws -> JSONObject {
+        let body = request.body
+        let allowDuplicateEmails = try body.nested("signIn")?.bool("allowDuplicateEmails")
+        let improvedPrivacy = try body.nested("emailPrivacyConfig")?.bool("enableImprovedEmailPrivacy")
+        return try request.write { transaction in
+            var config = try transaction.config()
+            if allowDuplicateEmails == nil, improvedPrivacy == nil {
+                config = ProjectConfig()
+            } else {
+                config.allowDuplicateEmails = allowDuplicateEmails ?? config.allowDuplicateEmails
+                config.improvedEmailPrivacy = improvedPrivacy ?? config.improvedEmailPrivacy
+            }
+            try transaction.store.projectConfigs.save(config, for: transaction.scope.projectId)
+            return config.emulatorJSON
+        }
+    }
+
+    /// The reference emulator's email-action list. No email actions exist before the outbox does.
+    static func listOobCodes(_ request: OperationRequest) throws -> JSONObject {
+        ["oobCodes": []]
+    }
+
+    /// The reference emulator's SMS list. No phone codes exist before phone sign-in does.
+    static func listVerificationCodes(_ request: OperationRequest) throws -> JSONObject {
+        ["verificationCodes": []]
+    }
+}

@@ -1,0 +1,45 @@
+import HTTPServer
+
+/// What a request proved about itself (reference §1.2). No credential is really validated: any
+/// API key maps to the default project and `Bearer owner` is the admin.
+struct Credentials {
+    let hasAPIKey: Bool
+    let isOwner: Bool
+
+    /// Reads `?key=`, `x-goog-api-key` and `Authorization: Bearer …`. Any other bearer token is
+    /// refused outright, so that a Firebase ID token sent as a bearer fails loudly.
+    init(request: HTTPRequest, logger: Logger, defaultProjectId: String) throws(AuthError) {
+        let key = request.queryValue("key") ?? request.headers["x-goog-api-key"]
+        hasAPIKey = !(key ?? "").isEmpty
+        var isOwner = false
+        if let authorization = request.headers["authorization"], authorization.lowercased().hasPrefix("bearer ") {
+            let token = authorization.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
+            if token.lowercased() == "owner" {
+                isOwner = true
+            } else if token.hasPrefix("ya29.") {
+                logger.warning("Received service account token \(token). Assuming that it owns project \"\(defaultProjectId)\".")
+                isOwner = true
+            } else {
+                throw AuthError.invalidCredentials
+            }
+        }
+        self.isOwner = isOwner
+    }
+
+    /// Whether the operation may run; `true` means admin behaviour.
+    func authorize(_ access: Access) throws(AuthError) -> Bool {
+        switch access {
+        case .open:
+            return isOwner
+        case .apiKeyOrOwner:
+            guard isOwner || hasAPIKey else { throw AuthError.missingAPIKey }
+            return isOwner
+        case .apiKeyOnly:
+            guard hasAPIKey else { throw AuthError.missingAPIKey }
+            return false
+        case .ownerOnly:
+            guard isOwner else { throw AuthError.missingCredentials }
+            return true
+        }
+    }
+}

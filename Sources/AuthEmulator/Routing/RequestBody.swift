@@ -1,0 +1,159 @@
+import JSON
+
+/// A request's JSON body with typed, validating accessors. Reading a member of the wrong type
+/// fails the way the reference emulator's schema check does (`/email must be string`); numbers are
+/// accepted where strings are expected, because the Admin SDKs send `validSince` and friends as numbers.
+struct RequestBody: Sendable {
+    let object: JSONObject
+
+    init(_ object: JSONObject = JSONObject()) {
+        self.object = object
+    }
+
+    /// Parses a body and normalises its keys to camelCase (`refresh_token` → `refreshToken`) at
+    /// every depth, as the reference emulator does. An empty body is an empty object.
+    init(parsing bytes: [UInt8]) throws(AuthError) {
+        guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
+            self.init()
+            return
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: bytes)
+        } catch {
+            throw AuthError.invalidArgument("\(error)", reason: "parseError")
+        }
+        guard case .object(let object) = value else {
+            throw AuthError.invalidArgument("Request body must be a JSON object", reason: "parseError")
+        }
+        self.init(Self.camelCased(object))
+    }
+
+    /// A body built from form fields (`application/x-www-form-urlencoded`), keys camel-cased.
+    init(formFields: [(name: String, value: String)]) {
+        var object = JSONObject()
+        for field in formFields where object[field.name] == nil {
+            object[field.name] = .string(field.value)
+        }
+        self.init(Self.camelCased(object))
+    }
+
+    func has(_ key: String) -> Bool {
+        if let value = object[key] { return !value.isNull }
+        return false
+    }
+
+    /// A string member; numbers and booleans are converted, `null` counts as absent.
+    func string(_ key: String) throws(AuthError) -> String? {
+        guard let value = object[key] else { return nil }
+        switch value {
+        case .null: return nil
+        case .string(let text): return text
+        case .int(let number): return String(number)
+        case .double(let number): return JSONValue.double(number).compactString
+        case .bool(let flag): return flag ? "true" : "false"
+        default: throw typeError(key, "string")
+        }
+    }
+
+    /// A string member that counts only when non-empty (the reference's JavaScript truthiness).
+    func nonEmptyString(_ key: String) throws(AuthError) -> String? {
+        guard let text = try string(key), !text.isEmpty else { return nil }
+        return text
+    }
+
+    func bool(_ key: String) throws(AuthError) -> Bool? {
+        guard let value = object[key] else { return nil }
+        switch value {
+        case .null: return nil
+        case .bool(let flag): return flag
+        default: throw typeError(key, "boolean")
+        }
+    }
+
+    /// A whole number, given as a JSON number or a string of digits.
+    func int64(_ key: String) throws(AuthError) -> Int64? {
+        guard let value = object[key] else { return nil }
+        switch value {
+        case .null: return nil
+        case .string(let text):
+            guard let number = Int64(text) else { throw typeError(key, "integer") }
+            return number
+        default:
+            guard let number = value.int64Value else { throw typeError(key, "integer") }
+            return number
+        }
+    }
+
+    func stringArray(_ key: String) throws(AuthError) -> [String]? {
+        guard let value = object[key] else { return nil }
+        if value.isNull { return nil }
+        guard let elements = value.arrayValue else { throw typeError(key, "array") }
+        var strings: [String] = []
+        for (index, element) in elements.enumerated() {
+            switch element {
+            case .string(let text): strings.append(text)
+            case .int(let number): strings.append(String(number))
+            default: throw AuthError.invalidArgument("/\(key)/\(index) must be string")
+            }
+        }
+        return strings
+    }
+
+    func objectArray(_ key: String) throws(AuthError) -> [JSONObject]? {
+        guard let value = object[key] else { return nil }
+        if value.isNull { return nil }
+        guard let elements = value.arrayValue else { throw typeError(key, "array") }
+        var objects: [JSONObject] = []
+        for (index, element) in elements.enumerated() {
+            guard let member = element.objectValue else { throw AuthError.invalidArgument("/\(key)/\(index) must be object") }
+            objects.append(member)
+        }
+        return objects
+    }
+
+    func nested(_ key: String) throws(AuthError) -> RequestBody? {
+        guard let value = object[key] else { return nil }
+        if value.isNull { return nil }
+        guard let member = value.objectValue else { throw typeError(key, "object") }
+        return RequestBody(member)
+    }
+
+    private func typeError(_ key: String, _ type: String) -> AuthError {
+        AuthError.invalidArgument("/\(key) must be \(type)")
+    }
+
+    static func camelCased(_ object: JSONObject) -> JSONObject {
+        var result = JSONObject()
+        for (key, value) in object.members {
+            result[camelCase(key)] = camelCased(value)
+        }
+        return result
+    }
+
+    private static func camelCased(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let object): return .object(camelCased(object))
+        case .array(let elements): return .array(elements.map(camelCased))
+        default: return value
+        }
+    }
+
+    /// `grant_type` → `grantType`. Keys without separators are left alone, so `iOSBundleId` survives.
+    static func camelCase(_ key: String) -> String {
+        guard key.contains("_") || key.contains("-") else { return key }
+        var result = ""
+        var upperNext = false
+        for character in key {
+            if character == "_" || character == "-" {
+                upperNext = !result.isEmpty
+            } else if upperNext {
+                result.append(contentsOf: character.uppercased())
+                upperNext = false
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,114 @@
+/// Every route the emulator answers, in match order. Operations that are not built answer 501
+/// `<operationId> is not implemented in the Auth Emulator.`, as the reference emulator does for
+/// routes in its API description that have no handler.
+enum RouteTable {
+    private static let v1 = "identitytoolkit.googleapis.com/v1"
+    private static let v2 = "identitytoolkit.googleapis.com/v2"
+
+    static let routes: [Route] = clientRoutes + projectRoutes + v2Routes + tokenRoutes + emulatorRoutes
+
+    // MARK: Identity Toolkit v1, client form (`accounts:<name>?key=…`)
+
+    private static let signUp = Operation("identitytoolkit.accounts.signUp", .apiKeyOrOwner, SignUp.run)
+    private static let lookup = Operation("identitytoolkit.accounts.lookup", .apiKeyOrOwner, Lookup.run)
+    private static let update = Operation("identitytoolkit.accounts.update", .apiKeyOrOwner, UpdateAccount.run)
+    private static let delete = Operation("identitytoolkit.accounts.delete", .apiKeyOrOwner, DeleteAccount.run)
+
+    private static let clientRoutes: [Route] = [
+        Route("POST", "\(v1)/accounts:signUp", signUp),
+        Route("POST", "\(v1)/accounts:signInWithPassword", Operation(
+            "identitytoolkit.accounts.signInWithPassword", .apiKeyOrOwner, SignInWithPassword.run)),
+        Route("POST", "\(v1)/accounts:lookup", lookup),
+        Route("POST", "\(v1)/accounts:update", update),
+        Route("POST", "\(v1)/accounts:delete", delete),
+        Route("POST", "\(v1)/accounts:createAuthUri", Operation(
+            "identitytoolkit.accounts.createAuthUri", .apiKeyOrOwner, CreateAuthUri.run)),
+        Route("POST", "\(v1)/accounts:signInWithCustomToken", Operation(
+            "identitytoolkit.accounts.signInWithCustomToken", .apiKeyOrOwner, SignInWithCustomToken.run)),
+        Route("POST", "\(v1)/accounts:signInWithIdp", .unimplemented("identitytoolkit.accounts.signInWithIdp")),
+        Route("POST", "\(v1)/accounts:sendOobCode", .unimplemented("identitytoolkit.accounts.sendOobCode")),
+        Route("POST", "\(v1)/accounts:resetPassword", .unimplemented("identitytoolkit.accounts.resetPassword")),
+        Route("POST", "\(v1)/accounts:signInWithEmailLink", .unimplemented("identitytoolkit.accounts.signInWithEmailLink")),
+        Route("POST", "\(v1)/accounts:sendVerificationCode", .unimplemented("identitytoolkit.accounts.sendVerificationCode")),
+        Route("POST", "\(v1)/accounts:signInWithPhoneNumber", .unimplemented("identitytoolkit.accounts.signInWithPhoneNumber")),
+        Route("POST", "\(v1)/accounts:signInWithGameCenter", .unimplemented("identitytoolkit.accounts.signInWithGameCenter")),
+        Route("POST", "\(v1)/accounts:issueSamlResponse", .unimplemented("identitytoolkit.accounts.issueSamlResponse")),
+        Route("POST", "\(v1)/accounts:verifyIosClient", .unimplemented("identitytoolkit.accounts.verifyIosClient")),
+        Route("GET", "\(v1)/projects", Operation("identitytoolkit.getProjects", .apiKeyOrOwner, ProjectInfo.getProjects)),
+        Route("GET", "\(v1)/recaptchaParams", Operation(
+            "identitytoolkit.getRecaptchaParams", .apiKeyOrOwner, ProjectInfo.getRecaptchaParams)),
+        Route("GET", "\(v1)/sessionCookiePublicKeys", .unimplemented("identitytoolkit.getSessionCookiePublicKeys", .apiKeyOnly)),
+    ]
+
+    // MARK: Identity Toolkit v1, admin form (`projects/{p}[/tenants/{t}]/…`)
+
+    private static let projectRoutes: [Route] = ["\(v1)/projects/{targetProjectId}", "\(v1)/projects/{targetProjectId}/tenants/{tenantId}"]
+        .flatMap { base -> [Route] in
+            [
+                Route("POST", "\(base)/accounts", signUp),
+                Route("POST", "\(base)/accounts:lookup", lookup),
+                Route("POST", "\(base)/accounts:update", update),
+                Route("POST", "\(base)/accounts:delete", delete),
+                Route("POST", "\(base)/accounts:sendOobCode", .unimplemented("identitytoolkit.projects.accounts.sendOobCode")),
+                Route("POST", "\(base)/accounts:query", .unimplemented("identitytoolkit.projects.accounts.query")),
+                Route("POST", "\(base)/accounts:batchCreate", .unimplemented("identitytoolkit.projects.accounts.batchCreate")),
+                Route("POST", "\(base)/accounts:batchDelete", .unimplemented("identitytoolkit.projects.accounts.batchDelete")),
+                Route("GET", "\(base)/accounts:batchGet", .unimplemented("identitytoolkit.projects.accounts.batchGet")),
+                Route("POST", "\(base):createSessionCookie", .unimplemented("identitytoolkit.projects.createSessionCookie")),
+            ]
+        } + [
+            Route("POST", "\(v1)/projects/{targetProjectId}:queryAccounts", .unimplemented("identitytoolkit.projects.queryAccounts")),
+        ]
+
+    // MARK: Identity Toolkit v2
+
+    private static let v2Routes: [Route] = [
+        Route("POST", "\(v2)/accounts/mfaEnrollment:start", .unimplemented("identitytoolkit.accounts.mfaEnrollment.start")),
+        Route("POST", "\(v2)/accounts/mfaEnrollment:finalize", .unimplemented("identitytoolkit.accounts.mfaEnrollment.finalize")),
+        Route("POST", "\(v2)/accounts/mfaEnrollment:withdraw", .unimplemented("identitytoolkit.accounts.mfaEnrollment.withdraw")),
+        Route("POST", "\(v2)/accounts/mfaSignIn:start", .unimplemented("identitytoolkit.accounts.mfaSignIn.start")),
+        Route("POST", "\(v2)/accounts/mfaSignIn:finalize", .unimplemented("identitytoolkit.accounts.mfaSignIn.finalize")),
+        Route("POST", "\(v2)/accounts/passkeyEnrollment:start", .unimplemented("identitytoolkit.accounts.passkeyEnrollment.start", .apiKeyOnly)),
+        Route("POST", "\(v2)/accounts/passkeyEnrollment:finalize", .unimplemented("identitytoolkit.accounts.passkeyEnrollment.finalize", .apiKeyOnly)),
+        Route("POST", "\(v2)/accounts/passkeySignIn:start", .unimplemented("identitytoolkit.accounts.passkeySignIn.start", .apiKeyOnly)),
+        Route("POST", "\(v2)/accounts/passkeySignIn:finalize", .unimplemented("identitytoolkit.accounts.passkeySignIn.finalize", .apiKeyOnly)),
+        Route("POST", "\(v2)/accounts:revokeToken", .unimplemented("identitytoolkit.accounts.revokeToken")),
+        Route("GET", "\(v2)/passwordPolicy", .unimplemented("identitytoolkit.getPasswordPolicy")),
+        Route("GET", "\(v2)/recaptchaConfig", .unimplemented("identitytoolkit.getRecaptchaConfig")),
+        Route("GET", "\(v2)/projects/{targetProjectId}/config", .unimplemented("identitytoolkit.projects.getConfig")),
+        Route("PATCH", "\(v2)/projects/{targetProjectId}/config", .unimplemented("identitytoolkit.projects.updateConfig")),
+        Route("GET", "\(v2)/projects/{targetProjectId}/tenants", .unimplemented("identitytoolkit.projects.tenants.list")),
+        Route("POST", "\(v2)/projects/{targetProjectId}/tenants", .unimplemented("identitytoolkit.projects.tenants.create")),
+        Route("GET", "\(v2)/projects/{targetProjectId}/tenants/{tenantId}", .unimplemented("identitytoolkit.projects.tenants.get")),
+        Route("PATCH", "\(v2)/projects/{targetProjectId}/tenants/{tenantId}", .unimplemented("identitytoolkit.projects.tenants.patch")),
+        Route("DELETE", "\(v2)/projects/{targetProjectId}/tenants/{tenantId}", .unimplemented("identitytoolkit.projects.tenants.delete")),
+    ]
+
+    // MARK: Secure Token
+
+    private static let tokenRoutes: [Route] = [
+        Route("POST", "securetoken.googleapis.com/v1/token", Operation("securetoken.token", .apiKeyOnly, SecureToken.run)),
+    ]
+
+    // MARK: The emulator's own routes
+
+    private static let emulatorRoutes: [Route] = [
+        Route("GET", "", Operation("emulator.status", .open, EmulatorOperations.status)),
+        Route("DELETE", "emulator/v1/projects/{projectId}/accounts", Operation(
+            "emulator.projects.accounts.delete", .open, EmulatorOperations.deleteAccounts)),
+        Route("DELETE", "emulator/v1/projects/{projectId}/tenants/{tenantId}/accounts", Operation(
+            "emulator.projects.tenants.accounts.delete", .open, EmulatorOperations.deleteAccounts)),
+        Route("GET", "emulator/v1/projects/{projectId}/config", Operation(
+            "emulator.projects.config.get", .open, EmulatorOperations.getConfig)),
+        Route("PATCH", "emulator/v1/projects/{projectId}/config", Operation(
+            "emulator.projects.config.update", .open, EmulatorOperations.updateConfig)),
+        Route("GET", "emulator/v1/projects/{projectId}/oobCodes", Operation(
+            "emulator.projects.oobCodes.list", .open, EmulatorOperations.listOobCodes)),
+        Route("GET", "emulator/v1/projects/{projectId}/tenants/{tenantId}/oobCodes", Operation(
+            "emulator.projects.tenants.oobCodes.list", .open, EmulatorOperations.listOobCodes)),
+        Route("GET", "emulator/v1/projects/{projectId}/verificationCodes", Operation(
+            "emulator.projects.verificationCodes.list", .open, EmulatorOperations.listVerificationCodes)),
+        Route("GET", "emulator/v1/projects/{projectId}/tenants/{tenantId}/verificationCodes", Operation(
+            "emulator.projects.tenants.verificationCodes.list", .open, EmulatorOperations.listVerificationCodes)),
+    ]
+}

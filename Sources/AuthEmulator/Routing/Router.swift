@@ -1,0 +1,159 @@
+import Foundation
+import HTTPServer
+import JSON
+
+/// The HTTP face of the emulator: CORS, legacy paths, route lookup, credentials, project and tenant
+/// resolution, then one operation; every failure becomes a Google-shaped error. Knows nothing of
+/// what operations do.
+public struct Router: HTTPHandler {
+    let environment: AuthEnvironment
+    let routes: [Route]
+
+    init(environment: AuthEnvironment, routes: [Route]) {
+        self.environment = environment
+        self.routes = routes
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        let started = DispatchTime.now().uptimeNanoseconds
+        var response =
+            request.method == "OPTIONS" ? CORS.preflightResponse(to: request) : dispatch(request)
+        CORS.decorate(&response, for: request)
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
+        environment.logger.info(
+            "\(request.method) \(request.path) \(response.status) \(String(format: "%.1f", milliseconds))ms")
+        return response
+    }
+
+    public func respondToOversizedBody(limit: Int) -> HTTPResponse {
+        Self.render(AuthError.payloadTooLarge(limit: limit))
+    }
+
+    private func dispatch(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            return Self.render(status: 200, try run(request))
+        } catch let error as AuthError {
+            return Self.render(error)
+        } catch {
+            environment.logger.log(.error, "\(request.method) \(request.path) failed: \(error)")
+            return Self.render(AuthError.internal("INTERNAL_ERROR : \(error)"))
+        }
+    }
+
+    private func run(_ original: HTTPRequest) throws -> JSONObject {
+        var request = original
+        var legacyBody: RequestBody?
+        switch LegacyPaths.rewrite(request.path) {
+        case nil:
+            break
+        case .path(let path):
+            request.path = path
+        case .notImplemented(let message):
+            throw AuthError.notImplemented(message)
+        case .batch(let method, let operation):
+            let body = try RequestBody(parsing: request.body)
+            guard let project = try body.nonEmptyString("targetProjectId") else {
+                throw AuthError.invalid("INSUFFICIENT_PERMISSION")
+            }
+            request.method = method
+            request.path = "/identitytoolkit.googleapis.com/v1/projects/\(project)/\(operation)"
+            if method == "GET" {
+                request.query += body.object.members.compactMap { member in
+                    member.key == "targetProjectId" ? nil : (member.key, member.value.stringValue ?? member.value.compactString)
+                }
+            } else {
+                legacyBody = body
+            }
+        }
+
+        guard let (route, parameters) = match(request) else { throw AuthError.notFound }
+        let credentials = try Credentials(
+            request: request, logger: environment.logger, defaultProjectId: environment.defaultProjectId)
+        let isPrivileged = try credentials.authorize(route.operation.access)
+        guard let handler = route.operation.handler else {
+            throw AuthError.notImplemented("\(route.operation.id) is not implemented in the Auth Emulator.")
+        }
+        let body = try legacyBody ?? parseBody(request)
+        let scope = try resolveScope(
+            parameters: parameters, body: body, access: route.operation.access, isPrivileged: isPrivileged)
+        let operationRequest = OperationRequest(
+            scope: scope, isPrivileged: isPrivileged, body: body, query: request.query, environment: environment)
+        return try handler(operationRequest)
+    }
+
+    private func match(_ request: HTTPRequest) -> (Route, [String: String])? {
+        let segments = request.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        for route in routes where route.method == request.method || (request.method == "HEAD" && route.method == "GET") {
+            if let parameters = route.pattern.match(segments) { return (route, parameters) }
+        }
+        return nil
+    }
+
+    /// JSON bodies; the Secure Token service also takes form bodies. GET and DELETE bodies are
+    /// ignored (the Node Admin SDK sends one with some DELETEs).
+    private func parseBody(_ request: HTTPRequest) throws(AuthError) -> RequestBody {
+        guard request.method != "GET", request.method != "DELETE", request.method != "HEAD" else { return RequestBody() }
+        let contentType = request.headers["content-type"]?.lowercased() ?? ""
+        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+            return RequestBody(formFields: FormURLEncoding.decode(String(decoding: request.body, as: UTF8.self)))
+        }
+        return try RequestBody(parsing: request.body)
+    }
+
+    /// The project and tenant a request works on (reference §1.3).
+    private func resolveScope(
+        parameters: [String: String], body: RequestBody, access: Access, isPrivileged: Bool
+    ) throws(AuthError) -> UserScope {
+        var projectId = environment.defaultProjectId
+        let target = parameters["targetProjectId"] ?? parameters["projectId"]
+        let bodyTarget = try body.nonEmptyString("targetProjectId")
+        if let requested = target ?? bodyTarget {
+            if access == .apiKeyOrOwner, !isPrivileged {
+                throw AuthError.invalid(
+                    "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
+            }
+            projectId = requested
+        }
+        if projectId != environment.defaultProjectId {
+            environment.logger.warning(
+                "Multiple projectIds are not recommended in single project mode. Requested project ID \(projectId), but the emulator is configured for \(environment.defaultProjectId)."
+            )
+        }
+
+        var tenantId = parameters["tenantId"].flatMap { $0.isEmpty ? nil : $0 }
+        if let bodyTenant = try body.nonEmptyString("tenantId") {
+            if let tenantId, tenantId != bodyTenant { throw AuthError.invalid("TENANT_ID_MISMATCH") }
+            tenantId = bodyTenant
+        }
+        if let idToken = try body.nonEmptyString("idToken"), let tokenTenant = IDTokenClaims.tenant(of: idToken) {
+            if let tenantId, tenantId != tokenTenant { throw AuthError.invalid("TENANT_ID_MISMATCH") }
+            tenantId = tokenTenant
+        }
+        return UserScope(projectId: projectId, tenantId: tenantId)
+    }
+
+    static func render(status: Int, _ body: JSONObject) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", "application/json; charset=utf-8")
+        return HTTPResponse(status: status, headers: headers, body: JSONValue.object(body).prettyEncoded())
+    }
+
+    static func render(_ error: AuthError) -> HTTPResponse {
+        guard case .object(let body) = error.json else { return HTTPResponse(status: error.httpStatus) }
+        return render(status: error.httpStatus, body)
+    }
+}
+
+/// `application/x-www-form-urlencoded` decoding (`+` is a space).
+enum FormURLEncoding {
+    static func decode(_ text: String) -> [(name: String, value: String)] {
+        text.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func unescape(_ part: Substring) -> String {
+                let spaced = part.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            return (unescape(parts[0]), parts.count > 1 ? unescape(parts[1]) : "")
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import SQLiteStore
+
+/// The emulator's state: one SQLite database, reached only through transactions.
+public final class AuthStore: Sendable {
+    let database: SQLiteDatabase
+
+    public init(location: SQLiteDatabase.Location) throws {
+        database = try SQLiteDatabase(location: location, migrations: Schema.migrations)
+    }
+
+    func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        try database.write { try body(StoreTransaction(connection: $0)) }
+    }
+
+    func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        try database.read { try body(StoreTransaction(connection: $0)) }
+    }
+}
+
+/// The repositories of one transaction. Not to be kept after the transaction's closure returns.
+struct StoreTransaction {
+    let users: UserRepository
+    let refreshTokens: RefreshTokenRepository
+    let projectConfigs: ProjectConfigRepository
+
+    init(connection: SQLiteConnection) {
+        users = UserRepository(connection: connection)
+        refreshTokens = RefreshTokenRepository(connection: connection)
+        projectConfigs = ProjectConfigRepository(connection: connection)
+    }
+}

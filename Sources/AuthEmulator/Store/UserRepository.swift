@@ -1,0 +1,175 @@
+import SQLiteStore
+
+/// Reads and writes accounts inside one store transaction. Lives only as long as the
+/// transaction's connection.
+struct UserRepository {
+    let connection: SQLiteConnection
+
+    private static let userColumns = """
+        local_id, email, email_verified, display_name, photo_url, phone_number, password_hash, salt,
+        password_updated_at, valid_since, created_at, last_login_at, last_refresh_at, disabled,
+        custom_attributes, custom_auth, email_link_signin, initial_email
+        """
+
+    // MARK: Reads
+
+    func user(localId: String, in scope: UserScope) throws -> UserRecord? {
+        try users(where: "local_id = ?", [.text(localId)], in: scope).first
+    }
+
+    /// Users whose top-level email is `email` (already lower-cased), oldest first.
+    func users(email: String, in scope: UserScope) throws -> [UserRecord] {
+        try users(where: "email = ?", [.text(email)], in: scope, orderBy: "created_at, local_id")
+    }
+
+    func user(phoneNumber: String, in scope: UserScope) throws -> UserRecord? {
+        try users(where: "phone_number = ?", [.text(phoneNumber)], in: scope).first
+    }
+
+    /// The user a federated identity is linked to.
+    func user(providerId: String, rawId: String, in scope: UserScope) throws -> UserRecord? {
+        let clause = """
+            local_id IN (SELECT local_id FROM provider_links
+                         WHERE project_id = ?1 AND tenant_id = ?2 AND provider_id = ? AND raw_id = ?)
+            """
+        return try users(where: clause, [.text(providerId), .text(rawId)], in: scope).first
+    }
+
+    /// Users with a federated link that carries `email`, oldest first.
+    func usersWithProviderEmail(_ email: String, in scope: UserScope) throws -> [UserRecord] {
+        let clause = """
+            local_id IN (SELECT local_id FROM provider_links WHERE project_id = ?1 AND tenant_id = ?2 AND email = ?)
+            """
+        return try users(where: clause, [.text(email)], in: scope, orderBy: "created_at, local_id")
+    }
+
+    /// A page of users ordered by local id, starting after `afterLocalId`.
+    func users(in scope: UserScope, afterLocalId: String?, limit: Int?) throws -> [UserRecord] {
+        var arguments: [SQLiteValue] = [.text(afterLocalId ?? "")]
+        var clause = "local_id > ?"
+        if let limit {
+            clause += " ORDER BY local_id LIMIT ?"
+            arguments.append(.integer(Int64(limit)))
+            return try users(where: clause, arguments, in: scope, orderBy: nil)
+        }
+        return try users(where: clause, arguments, in: scope, orderBy: "local_id")
+    }
+
+    /// Users matching `clause`; the clause's own `?` arguments follow `?1` (project) and `?2` (tenant).
+    private func users(
+        where clause: String, _ arguments: [SQLiteValue], in scope: UserScope, orderBy: String? = "local_id"
+    ) throws -> [UserRecord] {
+        var sql = "SELECT \(Self.userColumns) FROM users WHERE project_id = ?1 AND tenant_id = ?2 AND \(clause)"
+        if let orderBy { sql += " ORDER BY \(orderBy)" }
+        let rows = try connection.query(sql, [.text(scope.projectId), .text(scope.tenantKey)] + arguments)
+        return try rows.map { try decodeUser($0, scope: scope) }
+    }
+
+    private func decodeUser(_ row: SQLiteRow, scope: UserScope) throws -> UserRecord {
+        let localId = row["local_id"].text ?? ""
+        var user = UserRecord(
+            localId: localId, scope: scope, createdAt: Instant(millisecondsSinceEpoch: row["created_at"].integer ?? 0))
+        user.email = row["email"].text
+        user.emailVerified = row["email_verified"].bool
+        user.displayName = row["display_name"].text
+        user.photoUrl = row["photo_url"].text
+        user.phoneNumber = row["phone_number"].text
+        user.passwordHash = row["password_hash"].text
+        user.salt = row["salt"].text
+        user.passwordUpdatedAt = row["password_updated_at"].integer.map(Instant.init(millisecondsSinceEpoch:))
+        user.validSinceSeconds = row["valid_since"].integer
+        user.lastLoginAt = row["last_login_at"].integer.map(Instant.init(millisecondsSinceEpoch:))
+        user.lastRefreshAt = row["last_refresh_at"].integer.map(Instant.init(millisecondsSinceEpoch:))
+        user.disabled = row["disabled"].bool ?? false
+        user.customAttributes = row["custom_attributes"].text
+        user.customAuth = row["custom_auth"].bool ?? false
+        user.emailLinkSignin = row["email_link_signin"].bool ?? false
+        user.initialEmail = row["initial_email"].text
+        user.providers = try providers(of: localId, in: scope)
+        return user
+    }
+
+    private func providers(of localId: String, in scope: UserScope) throws -> [ProviderUserInfo] {
+        let rows = try connection.query(
+            """
+            SELECT provider_id, raw_id, federated_id, email, display_name, photo_url, screen_name, phone_number
+            FROM provider_links WHERE project_id = ? AND tenant_id = ? AND local_id = ? ORDER BY position
+            """, [.text(scope.projectId), .text(scope.tenantKey), .text(localId)])
+        return rows.map { row in
+            ProviderUserInfo(
+                providerId: row["provider_id"].text ?? "", rawId: row["raw_id"].text ?? "",
+                federatedId: row["federated_id"].text, email: row["email"].text, displayName: row["display_name"].text,
+                photoUrl: row["photo_url"].text, screenName: row["screen_name"].text,
+                phoneNumber: row["phone_number"].text)
+        }
+    }
+
+    func localIdExists(_ localId: String, in scope: UserScope) throws -> Bool {
+        try connection.queryFirst(
+            "SELECT 1 FROM users WHERE project_id = ? AND tenant_id = ? AND local_id = ?",
+            [.text(scope.projectId), .text(scope.tenantKey), .text(localId)]) != nil
+    }
+
+    // MARK: Writes
+
+    /// Inserts or updates `user` and replaces its provider links.
+    func save(_ user: UserRecord) throws {
+        let scope = user.scope
+        try connection.execute(
+            """
+            INSERT INTO users (project_id, tenant_id, \(Self.userColumns))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (project_id, tenant_id, local_id) DO UPDATE SET
+                email = excluded.email, email_verified = excluded.email_verified,
+                display_name = excluded.display_name, photo_url = excluded.photo_url,
+                phone_number = excluded.phone_number, password_hash = excluded.password_hash, salt = excluded.salt,
+                password_updated_at = excluded.password_updated_at, valid_since = excluded.valid_since,
+                created_at = excluded.created_at, last_login_at = excluded.last_login_at,
+                last_refresh_at = excluded.last_refresh_at, disabled = excluded.disabled,
+                custom_attributes = excluded.custom_attributes, custom_auth = excluded.custom_auth,
+                email_link_signin = excluded.email_link_signin, initial_email = excluded.initial_email
+            """,
+            [
+                .text(scope.projectId), .text(scope.tenantKey), .text(user.localId), SQLiteValue(user.email),
+                SQLiteValue(user.emailVerified), SQLiteValue(user.displayName), SQLiteValue(user.photoUrl),
+                SQLiteValue(user.phoneNumber), SQLiteValue(user.passwordHash), SQLiteValue(user.salt),
+                SQLiteValue(user.passwordUpdatedAt?.millisecondsSinceEpoch), SQLiteValue(user.validSinceSeconds),
+                .integer(user.createdAt.millisecondsSinceEpoch), SQLiteValue(user.lastLoginAt?.millisecondsSinceEpoch),
+                SQLiteValue(user.lastRefreshAt?.millisecondsSinceEpoch), SQLiteValue(user.disabled),
+                SQLiteValue(user.customAttributes), SQLiteValue(user.customAuth), SQLiteValue(user.emailLinkSignin),
+                SQLiteValue(user.initialEmail),
+            ])
+        try connection.execute(
+            "DELETE FROM provider_links WHERE project_id = ? AND tenant_id = ? AND local_id = ?",
+            [.text(scope.projectId), .text(scope.tenantKey), .text(user.localId)])
+        for (position, link) in user.providers.enumerated() {
+            try connection.execute(
+                """
+                INSERT INTO provider_links (project_id, tenant_id, local_id, provider_id, raw_id, federated_id, email,
+                    display_name, photo_url, screen_name, phone_number, position)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(scope.projectId), .text(scope.tenantKey), .text(user.localId), .text(link.providerId),
+                    .text(link.rawId), SQLiteValue(link.federatedId), SQLiteValue(link.email),
+                    SQLiteValue(link.displayName), SQLiteValue(link.photoUrl), SQLiteValue(link.screenName),
+                    SQLiteValue(link.phoneNumber), .integer(Int64(position)),
+                ])
+        }
+    }
+
+    /// Deletes the user; its provider links go with it. Its refresh tokens stay, so that using one
+    /// answers `USER_NOT_FOUND` as production does rather than a vaguer invalid-token error.
+    func delete(localId: String, in scope: UserScope) throws {
+        try connection.execute(
+            "DELETE FROM users WHERE project_id = ? AND tenant_id = ? AND local_id = ?",
+            [.text(scope.projectId), .text(scope.tenantKey), .text(localId)])
+    }
+
+    /// Deletes every user of one project or tenant, and their refresh tokens.
+    func deleteAll(in scope: UserScope) throws {
+        let arguments: [SQLiteValue] = [.text(scope.projectId), .text(scope.tenantKey)]
+        try connection.execute("DELETE FROM users WHERE project_id = ? AND tenant_id = ?", arguments)
+        try connection.execute("DELETE FROM refresh_tokens WHERE project_id = ? AND tenant_id = ?", arguments)
+    }
+}

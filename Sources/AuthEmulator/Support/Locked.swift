@@ -1,0 +1,16 @@
+import Foundation
+
+/// A value behind a lock. `@unchecked Sendable` is sound because every access to `value` goes
+/// through `withLock`, which holds `lock` for the whole closure.
+public final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    public init(_ value: Value) { self.value = value }
+
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+    case debug, info, warning, error
+
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "debug": self = .debug
+        case "info": self = .info
+        case "warn", "warning": self = .warning
+        case "error": self = .error
+        default: return nil
+        }
+    }
+
+    var label: String {
+        switch self {
+        case .debug: return "DEBUG"
+        case .info: return "INFO"
+        case .warning: return "WARN"
+        case .error: return "ERROR"
+        }
+    }
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Line-oriented log on standard error. One lock keeps lines from different HTTP threads whole.
+public final class Logger: Sendable {
+    public let minimumLevel: LogLevel
+    private let sink: Locked<@Sendable (String) -> Void>
+
+    public init(minimumLevel: LogLevel = .info, sink: @escaping @Sendable (String) -> Void = Logger.standardError) {
+        self.minimumLevel = minimumLevel
+        self.sink = Locked(sink)
+    }
+
+    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard level >= minimumLevel else { return }
+        let line = "\(level.label) \(message())\n"
+        sink.withLock { $0(line) }
+    }
+
+    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+
+    public static let standardError: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// A logger that drops everything (tests that do not look at logs).
+    public static var silent: Logger { Logger(minimumLevel: .error, sink: { _ in }) }
+}

@@ -1,0 +1,103 @@
+import JOSE
+import JSON
+
+/// Builds Firebase ID tokens. They are unsigned (`alg: none`, empty signature) because the Node
+/// Admin SDK in emulator mode accepts nothing else (reference admin-sdk-wire §1).
+enum IDTokenMinter {
+    static let lifetimeSeconds: Int64 = 3600
+
+    /// Claims in the reference emulator's order: profile, custom claims, extra claims, then the
+    /// reserved claims that neither can override.
+    static func payload(
+        for user: UserRecord, signInProvider: String, extraClaims: JSONObject?, secondFactor: JSONObject?, now: Instant
+    ) -> JSONObject {
+        var claims = JSONObject()
+        claims.setIfPresent("name", user.displayName.map { .string($0) })
+        claims.setIfPresent("picture", user.photoUrl.map { .string($0) })
+        if let custom = user.customAttributes.flatMap({ try? JSONValue(parsing: $0).objectValue }) {
+            claims.merge(custom)
+        }
+        if let extraClaims { claims.merge(extraClaims) }
+        claims.setIfPresent("email", user.email.map { .string($0) })
+        claims.setIfPresent("email_verified", user.emailVerified.map { .bool($0) })
+        claims.setIfPresent("phone_number", user.phoneNumber.map { .string($0) })
+        if signInProvider == SignInProvider.anonymous { claims["provider_id"] = "anonymous" }
+        let authTime = (user.lastLoginAt ?? user.lastRefreshAt ?? now).secondsSinceEpoch
+        claims["auth_time"] = .int(authTime)
+        claims["user_id"] = .string(user.localId)
+
+        var firebase: JSONObject = ["identities": .object(identities(of: user)), "sign_in_provider": .string(signInProvider)]
+        if let secondFactor {
+            firebase.setIfPresent("sign_in_second_factor", secondFactor["provider"])
+            firebase.setIfPresent("second_factor_identifier", secondFactor["identifier"])
+        }
+        firebase.setIfPresent("tenant", user.scope.tenantId.map { .string($0) })
+        claims["firebase"] = .object(firebase)
+
+        claims["iat"] = .int(now.secondsSinceEpoch)
+        claims["exp"] = .int(now.secondsSinceEpoch + lifetimeSeconds)
+        claims["aud"] = .string(user.scope.projectId)
+        claims["iss"] = .string("https://securetoken.google.com/\(user.scope.projectId)")
+        claims["sub"] = .string(user.localId)
+        return claims
+    }
+
+    /// `firebase.identities`: the email, then every linked identity but `password`.
+    static func identities(of user: UserRecord) -> JSONObject {
+        var identities = JSONObject()
+        if let email = user.email { identities["email"] = [.string(email)] }
+        for info in user.providerUserInfo where info.providerId != SignInProvider.password {
+            identities[info.providerId] = [.string(info.rawId)]
+        }
+        return identities
+    }
+
+    static func mint(
+        for user: UserRecord, signInProvider: String, extraClaims: JSONObject?, secondFactor: JSONObject?, now: Instant
+    ) -> String {
+        CompactJWT.unsigned(
+            payload: payload(
+                for: user, signInProvider: signInProvider, extraClaims: extraClaims, secondFactor: secondFactor, now: now))
+    }
+}
+
+/// The `sign_in_provider` values Firebase uses besides IdP ids.
+enum SignInProvider {
+    static let password = "password"
+    static let anonymous = "anonymous"
+    static let custom = "custom"
+    static let phone = "phone"
+}
+
+/// An ID token and refresh token pair, as sign-in responses carry them.
+struct IssuedTokens {
+    let idToken: String
+    let refreshToken: String
+
+    /// `expiresIn` is a string: the Apple SDK ignores a number and then refreshes in a loop.
+    var json: JSONObject {
+        [
+            "idToken": .string(idToken), "refreshToken": .string(refreshToken),
+            "expiresIn": .string(String(IDTokenMinter.lifetimeSeconds)),
+        ]
+    }
+}
+
+extension AccountsTransaction {
+    /// Saves `user` with a fresh `lastRefreshAt` and issues an ID token and a stored refresh token.
+    func saveIssuingTokens(
+        for user: inout UserRecord, signInProvider: String, extraClaims: JSONObject? = nil,
+        secondFactor: JSONObject? = nil
+    ) throws -> IssuedTokens {
+        user.lastRefreshAt = now
+        try users.save(user)
+        let refreshToken = RefreshTokenRecord(
+            token: identifiers.opaqueToken(bytes: 48), scope: user.scope, localId: user.localId,
+            signInProvider: signInProvider, extraClaims: extraClaims.flatMap { $0.isEmpty ? nil : $0 },
+            secondFactor: secondFactor, issuedAt: now)
+        try store.refreshTokens.insert(refreshToken)
+        let idToken = IDTokenMinter.mint(
+            for: user, signInProvider: signInProvider, extraClaims: extraClaims, secondFactor: secondFactor, now: now)
+        return IssuedTokens(idToken: idToken, refreshToken: refreshToken.token)
+    }
+}

@@ -1,0 +1,46 @@
+import JOSE
+import JSON
+
+/// A Firebase ID token a client sent back, decoded and checked against the stored user.
+struct AuthenticatedIDToken {
+    var user: UserRecord
+    let signInProvider: String
+    let payload: JSONObject
+}
+
+enum IDTokenClaims {
+    /// The `firebase.tenant` of a token, read without any checks (for routing only).
+    static func tenant(of token: String) -> String? {
+        (try? CompactJWT(parsing: token))?.payload["firebase"]?["tenant"]?.stringValue
+    }
+}
+
+extension AccountsTransaction {
+    /// Checks an incoming ID token the way the reference emulator does (§7.2): it must decode,
+    /// name an existing user of this scope, not be older than the user's `validSince`, and the user
+    /// must be enabled. Signatures and `exp` are not checked (tokens from the emulator are unsigned).
+    func authenticate(idToken: String) throws -> AuthenticatedIDToken {
+        guard let token = try? CompactJWT(parsing: idToken), let firebase = token.payload["firebase"]?.objectValue else {
+            throw AuthError.invalid("INVALID_ID_TOKEN")
+        }
+        if token.algorithm != "none" {
+            request.environment.logger.warning(
+                "Received a signed JWT. Auth Emulator does not validate JWTs and IS NOT SECURE")
+        }
+        if let tenant = firebase["tenant"]?.stringValue {
+            guard scope.tenantId != nil else {
+                throw AuthError.invalid("INVALID_ID_TOKEN : ((Parsed token that belongs to tenant in a non-tenant project.))")
+            }
+            guard tenant == scope.tenantId else { throw AuthError.invalid("TENANT_ID_MISMATCH") }
+        }
+        guard let localId = token.payload["user_id"]?.stringValue, let user = try users.user(localId: localId, in: scope)
+        else { throw AuthError.invalid("USER_NOT_FOUND") }
+        if let validSince = user.validSinceSeconds, let issuedAt = token.payload["iat"]?.int64Value, issuedAt < validSince {
+            throw AuthError.invalid("TOKEN_EXPIRED")
+        }
+        guard !user.disabled else { throw AuthError.invalid("USER_DISABLED") }
+        return AuthenticatedIDToken(
+            user: user, signInProvider: firebase["sign_in_provider"]?.stringValue ?? SignInProvider.password,
+            payload: token.payload)
+    }
+}
