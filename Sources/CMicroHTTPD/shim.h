@@ -6,4 +6,31 @@
 #include <stdint.h>
 #include <stdarg.h>
 #include <microhttpd.h>
+
+// MHD_start_daemon is variadic, which Swift cannot call: this fixes the threading model
+// (internal thread pool, epoll where available, ITC so the daemon can be quiesced) and takes
+// the few knobs the server varies as plain arguments.
+static inline struct MHD_Daemon *cmhd_start_daemon(
+    int use_ipv6, const struct sockaddr *address, unsigned int thread_count,
+    unsigned int connection_timeout_seconds, MHD_AccessHandlerCallback access_handler,
+    MHD_RequestCompletedCallback request_completed, void *context) {
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ITC;
+    if (use_ipv6) flags |= MHD_USE_IPv6;
+    // A pool of one is not a pool: MHD then wants the option left out.
+    unsigned int pool_size = thread_count > 1 ? thread_count : 0;
+    return MHD_start_daemon(
+        flags, 0, NULL, NULL, access_handler, context,
+        MHD_OPTION_SOCK_ADDR, address,
+        MHD_OPTION_THREAD_POOL_SIZE, pool_size,
+        MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
+        MHD_OPTION_NOTIFY_COMPLETED, request_completed, context,
+        MHD_OPTION_END);
+}
+
+// MHD_get_daemon_info is variadic too; this asks it only for the port the kernel bound.
+static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
 #endif

@@ -1,12 +1,30 @@
 // CONTRACT (agreed API, used by AuthEmulator and the executable): keep these public signatures; add freely.
 
+import Glibc
+import Synchronization
+
 public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }
 
 /// An HTTP/1.1 server on libmicrohttpd's internal thread pool.
+///
+/// The handler runs on MHD's threads, synchronously, once per request. Lifecycle calls (`start`,
+/// `shutdown`, `port`) may come from any thread; `shutdown` must not be called from the handler,
+/// since stopping the daemon joins the very thread the handler runs on.
 public final class HTTPServer: @unchecked Sendable {
+    // @unchecked Sendable: `configuration` and `handler` are immutable and Sendable; the only
+    // mutable state, `lifecycle` (which owns the non-Sendable daemon), lives inside a Mutex and
+    // is only touched through `withLock`. MHD's threads never see this object, only the
+    // dispatcher, which is Sendable itself.
+    private enum Lifecycle {
+        case notStarted
+        case running(MicroHTTPDaemon)
+        case stopping(port: UInt16)
+        case stopped(port: UInt16)
+    }
+
     public struct Configuration: Sendable {
         public var host: String
         /// 0 asks the kernel for a free port; read `port` after `start()`.
@@ -28,23 +46,70 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    public static var defaultThreadCount: Int { 2 }
+    /// The number of online cores, but at least 2 so one slow request cannot stall the server.
+    public static var defaultThreadCount: Int { max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+
+    public let configuration: Configuration
+    private let handler: any HTTPHandler
+    private let lifecycle = Mutex(Lifecycle.notStarted)
 
     public init(configuration: Configuration, handler: any HTTPHandler) {
-        fatalError("HTTPServer is not built yet")
+        self.configuration = configuration
+        self.handler = handler
+    }
+
+    deinit {
+        // No grace here: nobody is left to wait for. MHD still lets a running handler call finish.
+        lifecycle.withLock { lifecycle in
+            if case .running(let daemon) = lifecycle { daemon.stop() }
+        }
     }
 
     /// Binds and starts serving. Throws when the address cannot be bound.
     public func start() throws {
-        fatalError("HTTPServer is not built yet")
+        try lifecycle.withLock { (lifecycle) throws(HTTPServerError) in
+            guard case .notStarted = lifecycle else { throw HTTPServerError("the server was already started") }
+            let address = try ListenAddress(host: configuration.host, port: configuration.port)
+            let dispatcher = RequestDispatcher(handler: handler, maximumBodyBytes: configuration.maximumBodyBytes)
+            lifecycle = .running(
+                try MicroHTTPDaemon(
+                    address: address, threadCount: configuration.threadCount,
+                    connectionTimeoutSeconds: configuration.connectionTimeoutSeconds, dispatcher: dispatcher))
+        }
     }
 
     /// The bound port (meaningful after `start()`).
-    public var port: UInt16 { fatalError("HTTPServer is not built yet") }
+    public var port: UInt16 {
+        lifecycle.withLock { lifecycle in
+            switch lifecycle {
+            case .notStarted: configuration.port
+            case .running(let daemon): daemon.boundPort
+            case .stopping(let port), .stopped(let port): port
+            }
+        }
+    }
 
     /// Stops accepting connections, lets requests in flight finish (up to `gracePeriodSeconds`),
     /// then stops the daemon. Safe to call more than once.
     public func shutdown(gracePeriodSeconds: Double = 10) {
-        fatalError("HTTPServer is not built yet")
+        // Take the daemon out under the lock, then wait without it, so `port` and a second
+        // `shutdown` (which returns at once) never block behind the grace period.
+        let daemon: MicroHTTPDaemon? = lifecycle.withLock { lifecycle in
+            switch lifecycle {
+            case .running(let daemon):
+                daemon.stopAccepting()
+                lifecycle = .stopping(port: daemon.boundPort)
+                return daemon
+            case .notStarted:
+                lifecycle = .stopped(port: configuration.port)
+                return nil
+            case .stopping, .stopped:
+                return nil
+            }
+        }
+        guard let daemon else { return }
+        daemon.dispatcher.inFlight.waitUntilIdle(atMost: gracePeriodSeconds)
+        daemon.stop()
+        lifecycle.withLock { $0 = .stopped(port: daemon.boundPort) }
     }
 }

@@ -1,0 +1,158 @@
+import Glibc
+
+/// A tiny blocking HTTP/1.1 client over one TCP socket: it writes exactly the bytes a test gives
+/// it and parses exactly one response at a time, so tests can drive keep-alive, `Expect`,
+/// chunked uploads and early answers byte by byte.
+final class RawHTTPConnection {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    struct Response {
+        let status: Int
+        let headers: [(name: String, value: String)]
+        let body: [UInt8]
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    private let socket: Int32
+    private var buffered: [UInt8] = []
+
+    /// Connects to 127.0.0.1 (or `::1`); reads give up after `timeoutSeconds` so a bug cannot hang the suite.
+    init(port: UInt16, ipv6: Bool = false, timeoutSeconds: Int = 5) throws {
+        socket = Glibc.socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Failure(description: "socket: \(Self.lastError())") }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let result: Int32
+        if ipv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port.bigEndian
+            address.sin6_addr = in6addr_loopback
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+        guard result == 0 else {
+            let error = Self.lastError()
+            close(socket)
+            throw Failure(description: "connect: \(error)")
+        }
+    }
+
+    deinit { close(socket) }
+
+    /// True when nothing listens on the port any more (the connection attempt is refused).
+    static func isRefused(port: UInt16) -> Bool {
+        do {
+            _ = try RawHTTPConnection(port: port)
+            return false
+        } catch {
+            return String(describing: error).contains("refused")
+        }
+    }
+
+    /// Writes all of `bytes`. MSG_NOSIGNAL: a server that closes early must fail the write, not kill the test process.
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            guard written > 0 else { throw Failure(description: "send: \(Self.lastError())") }
+            offset += written
+        }
+    }
+
+    func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    /// Sends a request with a Content-Length body (when `body` is not nil).
+    func sendRequest(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
+    ) throws {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if let body { head += "Content-Length: \(body.count)\r\n" }
+        try send(Array((head + "\r\n").utf8) + (body ?? []))
+    }
+
+    /// Sends a request and reads its response.
+    func exchange(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
+    ) throws -> Response {
+        try sendRequest(method, target, headers: headers, body: body)
+        return try readResponse(hasBody: method != "HEAD")
+    }
+
+    /// Reads one response: status line, headers, and a Content-Length body (none for HEAD or 1xx).
+    func readResponse(hasBody: Bool = true) throws -> Response {
+        let head = try readUntilBlankLine()
+        var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."), let status = Int(statusLine[1]) else {
+            throw Failure(description: "bad status line in \(head)")
+        }
+        let headers = lines.filter { !$0.isEmpty }.map { line in
+            let colon = line.firstIndex(of: ":") ?? line.endIndex
+            let value = line[colon...].dropFirst().drop { $0 == " " }
+            return (name: String(line[..<colon]), value: String(value))
+        }
+        let response = Response(status: status, headers: headers, body: [])
+        guard hasBody, status >= 200 else { return response }
+        let length = Int(response.header("Content-Length") ?? "0") ?? 0
+        return Response(status: status, headers: headers, body: try read(count: length))
+    }
+
+    /// True when the server has closed its side (reading yields end-of-stream or a reset).
+    func isClosedByServer() -> Bool {
+        var byte: UInt8 = 0
+        return recv(socket, &byte, 1, 0) <= 0
+    }
+
+    private func readUntilBlankLine() throws -> String {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        while true {
+            if let end = buffered.indices.dropLast(3).first(where: { Array(buffered[$0..<$0 + 4]) == separator }) {
+                let head = String(decoding: buffered[..<end], as: UTF8.self)
+                buffered.removeFirst(end + 4)
+                return head
+            }
+            try fill()
+        }
+    }
+
+    private func read(count: Int) throws -> [UInt8] {
+        while buffered.count < count { try fill() }
+        defer { buffered.removeFirst(count) }
+        return Array(buffered[..<count])
+    }
+
+    private func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let received = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        guard received > 0 else {
+            throw Failure(description: received == 0 ? "connection closed by server" : "recv: \(Self.lastError())")
+        }
+        buffered += chunk[..<received]
+    }
+
+    private static func lastError() -> String { String(cString: strerror(errno)) }
+}
