@@ -6,22 +6,6 @@ public struct JOSEError: Error, Sendable, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// Base64url without padding (RFC 7515 §2); decoding also accepts padding.
-public enum Base64URL {
-    public static func encode(_ bytes: some Collection<UInt8>) -> String { fatalError("JOSE is not built yet") }
-    public static func decode(_ text: some StringProtocol) -> [UInt8]? { fatalError("JOSE is not built yet") }
-}
-
-public enum SHA256 {
-    public static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] { fatalError("JOSE is not built yet") }
-    /// Lower-case hex of the SHA-256 of the UTF-8 text (Apple's nonce form).
-    public static func hexDigest(of text: String) -> String { fatalError("JOSE is not built yet") }
-}
-
-public enum SecureRandom {
-    public static func bytes(_ count: Int) -> [UInt8] { fatalError("JOSE is not built yet") }
-}
-
 public enum JWSAlgorithm: String, Sendable {
     case rs256 = "RS256"
     case es256 = "ES256"
