@@ -1,24 +1,5 @@
 // CONTRACT (agreed API, used by AuthEmulator): keep these public signatures; add freely.
 
-/// A connection lent to a `read` or `write` closure. Do not keep it past the closure.
-public final class SQLiteConnection {
-    /// Runs one statement (prepared once, cached) with positional `?` arguments.
-    public func execute(_ sql: String, _ arguments: [SQLiteValue] = []) throws {
-        fatalError("SQLiteStore is not built yet")
-    }
-
-    public func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> [SQLiteRow] {
-        fatalError("SQLiteStore is not built yet")
-    }
-
-    public func queryFirst(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> SQLiteRow? {
-        fatalError("SQLiteStore is not built yet")
-    }
-
-    /// Rows changed by the last `execute`.
-    public var changes: Int { fatalError("SQLiteStore is not built yet") }
-}
-
 /// The database: WAL, foreign keys on, migrations applied at open. Writes are serialised and
 /// each `write` is one transaction that is committed before it returns.
 public final class SQLiteDatabase: @unchecked Sendable {
