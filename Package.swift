@@ -32,13 +32,15 @@ let package = Package(
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"]),
         .target(name: "AuthEmulator", dependencies: ["HTTPServer", "SQLiteStore", "JOSE", "JSON"]),
         .executableTarget(name: "auth-emulator", dependencies: ["AuthEmulator"]),
+        // A raw HTTP/1.1 client over a real socket, for the test targets only.
+        .target(name: "HTTPTestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"]),
         .testTarget(
             name: "AuthEmulatorTests",
-            dependencies: ["AuthEmulator", "HTTPServer", "JOSE", "JSON"]
+            dependencies: ["AuthEmulator", "HTTPServer", "HTTPTestSupport", "JOSE", "JSON", "SQLiteStore"]
         ),
     ]
 )

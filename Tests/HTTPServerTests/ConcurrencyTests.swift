@@ -1,3 +1,4 @@
+import HTTPTestSupport
 import HTTPServer
 import Synchronization
 import Testing

@@ -1,3 +1,4 @@
+import HTTPTestSupport
 import Glibc
 import HTTPServer
 import Testing

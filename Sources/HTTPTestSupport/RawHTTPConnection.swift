@@ -1,29 +1,30 @@
 import Glibc
 
+/// Test support, shared by the test targets (like Hummingbird's testing product).
 /// A tiny blocking HTTP/1.1 client over one TCP socket: it writes exactly the bytes a test gives
 /// it and parses exactly one response at a time, so tests can drive keep-alive, `Expect`,
 /// chunked uploads and early answers byte by byte.
-final class RawHTTPConnection {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public final class RawHTTPConnection {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    struct Response {
-        let status: Int
-        let headers: [(name: String, value: String)]
-        let body: [UInt8]
+    public struct Response {
+        public let status: Int
+        public let headers: [(name: String, value: String)]
+        public let body: [UInt8]
 
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.name.lowercased() == name.lowercased() }?.value
         }
-        var text: String { String(decoding: body, as: UTF8.self) }
+        public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
     private let socket: Int32
     private var buffered: [UInt8] = []
 
     /// Connects to 127.0.0.1 (or `::1`); reads give up after `timeoutSeconds` so a bug cannot hang the suite.
-    init(port: UInt16, ipv6: Bool = false, timeoutSeconds: Int = 5) throws {
+    public init(port: UInt16, ipv6: Bool = false, timeoutSeconds: Int = 5) throws {
         socket = Glibc.socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket: \(Self.lastError())") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -61,7 +62,7 @@ final class RawHTTPConnection {
     deinit { close(socket) }
 
     /// True when nothing listens on the port any more (the connection attempt is refused).
-    static func isRefused(port: UInt16) -> Bool {
+    public static func isRefused(port: UInt16) -> Bool {
         do {
             _ = try RawHTTPConnection(port: port)
             return false
@@ -71,7 +72,7 @@ final class RawHTTPConnection {
     }
 
     /// Writes all of `bytes`. MSG_NOSIGNAL: a server that closes early must fail the write, not kill the test process.
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes {
@@ -82,10 +83,10 @@ final class RawHTTPConnection {
         }
     }
 
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
     /// Sends a request with a Content-Length body (when `body` is not nil).
-    func sendRequest(
+    public func sendRequest(
         _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
     ) throws {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\n"
@@ -95,7 +96,7 @@ final class RawHTTPConnection {
     }
 
     /// Sends a request and reads its response.
-    func exchange(
+    public func exchange(
         _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
     ) throws -> Response {
         try sendRequest(method, target, headers: headers, body: body)
@@ -103,7 +104,7 @@ final class RawHTTPConnection {
     }
 
     /// Reads one response: status line, headers, and a Content-Length body (none for HEAD or 1xx).
-    func readResponse(hasBody: Bool = true) throws -> Response {
+    public func readResponse(hasBody: Bool = true) throws -> Response {
         let head = try readUntilBlankLine()
         var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
         let statusLine = lines.removeFirst().split(separator: " ")
@@ -122,7 +123,7 @@ final class RawHTTPConnection {
     }
 
     /// True when the server has closed its side (reading yields end-of-stream or a reset).
-    func isClosedByServer() -> Bool {
+    public func isClosedByServer() -> Bool {
         var byte: UInt8 = 0
         return recv(socket, &byte, 1, 0) <= 0
     }

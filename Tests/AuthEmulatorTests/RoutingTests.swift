@@ -1,0 +1,130 @@
+import JSON
+import Testing
+
+@Suite struct RoutingTests {
+    @Test func statusCheckAtRoot() throws {
+        let emulator = try TestEmulator()
+        let reply = try emulator.send("GET", "/")
+        #expect(reply.status == 200)
+        #expect(reply["authEmulator"]?["ready"] == true)
+    }
+
+    @Test func unknownPathIsGoogleShaped404() throws {
+        let emulator = try TestEmulator()
+        let reply = try emulator.send("POST", "/identitytoolkit.googleapis.com/v1/accounts:nope?key=k", json: [:])
+        #expect(reply.status == 404)
+        #expect(reply.json == ["error": ["code": 404, "message": "Not Found", "errors": [["message": "Not Found", "reason": "notFound", "domain": "global"]], "status": "NOT_FOUND"]])
+        // A known path with the wrong method is not found either.
+        #expect(try emulator.send("GET", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k").status == 404)
+    }
+
+    @Test func operationsNotBuiltAnswer501() throws {
+        let emulator = try TestEmulator()
+        let reply = try emulator.client("signInWithIdp", ["requestUri": "http://localhost"])
+        #expect(reply.status == 501)
+        #expect(reply.errorMessage == "identitytoolkit.accounts.signInWithIdp is not implemented in the Auth Emulator.")
+        #expect(reply["error"]?["status"] == "NOT_IMPLEMENTED")
+        let signOut = try emulator.legacy("signOutUser", [:])
+        #expect(signOut.status == 501)
+        #expect(signOut.errorMessage == "signOutUser is not implemented in the Auth Emulator.")
+    }
+
+    @Test func credentialsFollowTheReference() throws {
+        let emulator = try TestEmulator()
+        let path = "/identitytoolkit.googleapis.com/v1/accounts:signUp"
+        let missingKey = try emulator.send("POST", path, json: [:])
+        #expect(missingKey.status == 403)
+        #expect(missingKey.errorMessage == "The request is missing a valid API key.")
+        #expect(missingKey["error"]?["status"] == "PERMISSION_DENIED")
+
+        let idTokenAsBearer = try emulator.send("POST", path, json: [:], headers: [("Authorization", "Bearer eyJhbGciOi.x.")])
+        #expect(idTokenAsBearer.status == 401)
+        #expect(idTokenAsBearer["error"]?["errors"]?.arrayValue?.first?["reason"] == "authError")
+
+        let headerKey = try emulator.send("POST", path, json: [:], headers: [("X-Goog-Api-Key", "abc")])
+        #expect(headerKey.status == 200)
+        let owner = try emulator.send("POST", path, json: [:], headers: [("authorization", "bearer OWNER")])
+        #expect(owner.status == 200)
+        // Basic credentials are not looked at: the API key decides.
+        let basic = try emulator.send("POST", path + "?key=k", json: [:], headers: [("Authorization", "Basic Zm9vOmJhcg==")])
+        #expect(basic.status == 200)
+    }
+
+    @Test func targetProjectNeedsTheOwner() throws {
+        let emulator = try TestEmulator()
+        let reply = try emulator.send(
+            "POST", "/identitytoolkit.googleapis.com/v1/projects/other/accounts:lookup?key=k", json: ["localId": ["x"]])
+        #expect(reply.status == 400)
+        #expect(reply.errorMessage == "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
+        let inBody = try emulator.client("lookup", ["targetProjectId": "other", "idToken": "x"])
+        #expect(inBody.errorMessage == "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
+    }
+
+    @Test func projectsAreIsolated() throws {
+        let emulator = try TestEmulator()
+        let created = try emulator.send(
+            "POST", "/identitytoolkit.googleapis.com/v1/projects/other-project/accounts",
+            json: ["localId": "u1", "email": "a@example.com"], headers: [("Authorization", "Bearer owner")])
+        #expect(created.status == 200)
+        #expect(try emulator.admin("accounts:lookup", ["localId": ["u1"]])["users"] == nil)
+        #expect(emulator.logLines.all.contains { $0.contains("Multiple projectIds are not recommended") })
+    }
+
+    @Test func malformedBodiesAreInvalidArgument() throws {
+        let emulator = try TestEmulator()
+        let path = "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k"
+        let broken = try emulator.send("POST", path, body: Array("{\"email\":".utf8), headers: [("Content-Type", "application/json")])
+        #expect(broken.status == 400)
+        #expect(broken.errorMessage?.hasPrefix("Invalid JSON payload received.") == true)
+        #expect(broken["error"]?["errors"]?.arrayValue?.first?["reason"] == "parseError")
+        let array = try emulator.send("POST", path, json: [1, 2])
+        #expect(array.status == 400)
+        let wrongType = try emulator.client("signUp", ["email": ["a@example.com"], "password": "secret123"])
+        #expect(wrongType.errorMessage == "Invalid JSON payload received. /email must be string")
+    }
+
+    @Test func oversizedBodyIs413InGoogleShape() throws {
+        let emulator = try TestEmulator()
+        let body = [UInt8](repeating: 0x20, count: (1 << 20) + 1)
+        let reply = try emulator.send(
+            "POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k", body: body,
+            headers: [("Content-Type", "application/json")])
+        #expect(reply.status == 413)
+        #expect(reply["error"]?["code"] == 413)
+    }
+
+    @Test func corsReflectsOriginAndAnswersPreflight() throws {
+        let emulator = try TestEmulator()
+        let preflight = try emulator.send(
+            "OPTIONS", "/identitytoolkit.googleapis.com/v1/accounts:signUp",
+            headers: [
+                ("Origin", "http://app.test:3000"), ("Access-Control-Request-Method", "POST"),
+                ("Access-Control-Request-Headers", "content-type,x-client-version"),
+                ("Access-Control-Request-Private-Network", "true"),
+            ])
+        #expect(preflight.status == 204)
+        #expect(preflight.header("Access-Control-Allow-Origin") == "http://app.test:3000")
+        #expect(preflight.header("Access-Control-Allow-Headers") == "content-type,x-client-version")
+        #expect(preflight.header("Access-Control-Allow-Methods") == "GET,HEAD,PUT,PATCH,POST,DELETE")
+        #expect(preflight.header("Access-Control-Allow-Private-Network") == "true")
+
+        let actual = try emulator.send(
+            "POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k", json: [:],
+            headers: [("Origin", "http://app.test:3000")])
+        #expect(actual.header("Access-Control-Allow-Origin") == "http://app.test:3000")
+    }
+
+    @Test func everyRequestIsLoggedWithStatusAndTime() throws {
+        let emulator = try TestEmulator()
+        _ = try emulator.client("signUp", [:])
+        let line = try #require(emulator.logLines.all.first { $0.contains("accounts:signUp") })
+        #expect(line.hasPrefix("INFO POST /identitytoolkit.googleapis.com/v1/accounts:signUp 200 "))
+        #expect(line.hasSuffix("ms\n"))
+    }
+
+    @Test func snakeCaseKeysAreAccepted() throws {
+        let emulator = try TestEmulator()
+        let reply = try emulator.client("signUp", ["email": "Snake@Example.com", "password": "secret123", "return_secure_token": true])
+        #expect(reply["email"] == "snake@example.com")
+    }
+}
