@@ -11,4 +11,14 @@
 #include <openssl/param_build.h>
 #include <openssl/ecdsa.h>
 #include <openssl/sha.h>
+
+// BIO_get_mem_data is a macro over BIO_ctrl, which Swift cannot import.
+static inline long copenssl_BIO_get_mem_data(BIO *bio, char **data) {
+    return BIO_get_mem_data(bio, data);
+}
+
+// EVP_PKEY_PUBLIC_KEY / EVP_PKEY_KEYPAIR are nested macro expressions; exported as plain ints for Swift.
+static inline int copenssl_selection_public_key(void) { return EVP_PKEY_PUBLIC_KEY; }
+static inline int copenssl_selection_keypair(void) { return EVP_PKEY_KEYPAIR; }
+
 #endif

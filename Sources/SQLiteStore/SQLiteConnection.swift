@@ -1,0 +1,138 @@
+internal import CSQLite
+
+/// A connection lent to a `read` or `write` closure. Do not keep it past the closure.
+///
+/// Not `Sendable`: it belongs to the thread running the closure. Using it anywhere else (another
+/// thread, or after the closure returned) stops the process with a precondition failure rather than
+/// corrupting someone else's transaction.
+public final class SQLiteConnection {
+    private let handle: OpaquePointer  // sqlite3*
+    /// Prepared statements by SQL text. The app's SQL is a fixed set of literals; the cap only stops
+    /// runaway growth if someone interpolates values into SQL instead of binding them.
+    private var statements: [String: SQLiteStatement] = [:]
+    private static let statementCacheLimit = 256
+    private var lastChanges = 0
+    /// The thread this connection is lent to, if any (see `lend`).
+    private var borrower: UInt?
+
+    private init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        statements.removeAll()  // finalize every statement before closing
+        sqlite3_close_v2(handle)
+    }
+
+    /// Opens `filename` with `flags` plus SQLITE_OPEN_NOMUTEX: each connection is used by one
+    /// thread at a time (SQLiteDatabase's locks see to it), so SQLite's per-connection mutex would
+    /// only add cost.
+    static func open(_ filename: String, flags: Int32) throws -> SQLiteConnection {
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(filename, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = SQLiteError(code: code, database: handle, sql: nil)
+            sqlite3_close_v2(handle)
+            throw SQLiteError(code: error.code, message: "\(error.message) (\(filename))", sql: nil)
+        }
+        sqlite3_extended_result_codes(handle, 1)
+        return SQLiteConnection(handle: handle)
+    }
+
+    // MARK: Running statements
+
+    /// Runs one statement (prepared once, cached) with positional `?` arguments.
+    public func execute(_ sql: String, _ arguments: [SQLiteValue] = []) throws {
+        checkBorrower()
+        lastChanges = 0
+        try statement(for: sql).run(arguments) { true }
+        lastChanges = Int(sqlite3_changes64(handle))
+    }
+
+    public func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> [SQLiteRow] {
+        var rows: [SQLiteRow] = []
+        try query(sql, arguments) { rows.append($0); return true }
+        return rows
+    }
+
+    public func queryFirst(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> SQLiteRow? {
+        var first: SQLiteRow?
+        try query(sql, arguments) { first = $0; return false }
+        return first
+    }
+
+    /// Rows changed by the last `execute` (as `sqlite3_changes`: only INSERT, UPDATE and DELETE set it;
+    /// other statements leave the previous count).
+    public var changes: Int {
+        checkBorrower()
+        return lastChanges
+    }
+
+    private func query(_ sql: String, _ arguments: [SQLiteValue], onRow: (SQLiteRow) -> Bool) throws {
+        checkBorrower()
+        let statement = try statement(for: sql)
+        var columnNames: [String]?
+        try statement.run(arguments) {
+            let names = columnNames ?? statement.columnNames()
+            columnNames = names
+            return onRow(SQLiteRow(columnNames: names, values: statement.currentRow(columnCount: names.count)))
+        }
+    }
+
+    private func statement(for sql: String) throws -> SQLiteStatement {
+        if let cached = statements[sql] { return cached }
+        let statement = try SQLiteStatement.prepare(sql, database: handle)
+        if statements.count >= Self.statementCacheLimit { statements.removeAll() }
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs SQL that may hold several statements (migrations, setup pragmas); nothing is cached.
+    func executeScript(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard code == SQLITE_OK else {
+            let error = SQLiteError(code: code, database: handle, sql: sql)
+            throw SQLiteError(code: code, message: message.map { String(cString: $0) } ?? error.message, sql: sql)
+        }
+    }
+
+    // MARK: Lending and transactions
+
+    /// Lends the connection to the calling thread for the duration of `body`.
+    func lend<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
+        borrower = currentThreadID()
+        defer { borrower = nil }
+        return try body(self)
+    }
+
+    /// Runs `body` between `begin` and COMMIT; on any error rolls back and rethrows that error.
+    func transaction<T>(begin: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        try lend { connection in
+            try execute(begin)
+            do {
+                let result = try body(connection)
+                try execute("COMMIT")
+                return result
+            } catch {
+                // Some errors (e.g. SQLITE_FULL) already rolled back; then there is nothing to undo.
+                if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+
+    private func checkBorrower() {
+        precondition(
+            borrower == currentThreadID(),
+            "SQLiteConnection used outside the read/write closure that lent it (or from another thread)")
+    }
+
+    /// For tests: how many prepared statements are cached.
+    var cachedStatementCount: Int { statements.count }
+}
+
+/// Belongs to the thread running the closure that was given it; never to be sent elsewhere.
+@available(*, unavailable)
+extension SQLiteConnection: Sendable {}

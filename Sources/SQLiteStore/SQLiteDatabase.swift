@@ -1,0 +1,96 @@
+internal import CSQLite
+
+/// The database: WAL, foreign keys on, migrations applied at open. Writes are serialised and
+/// each `write` is one transaction that is committed before it returns.
+///
+/// `read` and `write` must not be nested (not even `read` inside `write`): a nested call stops the
+/// process with a precondition failure. Inside a closure, use the connection it was given.
+///
+/// `@unchecked Sendable` is safe because nothing mutable here is touched without a lock:
+/// `writer` is used only while holding `writerLock` (for `.inMemory` that includes every read,
+/// since the database lives in that one connection); each `readers` connection is used only by the
+/// thread that checked it out of the pool, whose own state is under the pool's lock; the rest is
+/// immutable after `init`. Connections never leave the closures (`SQLiteConnection` checks its
+/// borrower thread).
+public final class SQLiteDatabase: @unchecked Sendable {
+    public enum Location: Sendable, Equatable {
+        case inMemory
+        case file(String)
+    }
+
+    private let writer: SQLiteConnection
+    private let writerLock = Lock()
+    /// Read-only connections for a file database; nil in memory, where reads use `writer`.
+    private let readers: ReaderPool?
+    private let nesting = ReentrancyGuard()
+    private let appliedVersion: Int
+
+    /// How long a connection waits for another process's lock before failing with SQLITE_BUSY.
+    private static let busyTimeoutMilliseconds = 5000
+    /// Readers in parallel; more than the writer can usefully keep up with on a small machine is waste.
+    private static let readerCapacity = 4
+
+    public init(location: Location, migrations: [Migration]) throws {
+        precondition(sqlite3_threadsafe() != 0, "SQLiteStore needs an SQLite built thread-safe")
+        switch location {
+        case .inMemory:
+            writer = try SQLiteConnection.open(":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            try Self.configure(writer, durable: false)
+            readers = nil
+        case .file(let path):
+            writer = try SQLiteConnection.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            try Self.configure(writer, durable: true)
+            readers = ReaderPool(capacity: Self.readerCapacity) {
+                let reader = try SQLiteConnection.open(path, flags: SQLITE_OPEN_READONLY)
+                try reader.executeScript("PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds);")
+                return reader
+            }
+        }
+        appliedVersion = try Migrator(migrations).migrate(writer)
+    }
+
+    deinit {
+        // Readers first: the last connection to close checkpoints the WAL, and only the writer can.
+        readers?.closeAll()
+    }
+
+    private static func configure(_ connection: SQLiteConnection, durable: Bool) throws {
+        try connection.executeScript(
+            "PRAGMA busy_timeout = \(busyTimeoutMilliseconds); PRAGMA foreign_keys = ON;")
+        guard durable else { return }
+        let mode = try connection.lend { try $0.queryFirst("PRAGMA journal_mode = WAL")?[0].text }
+        guard mode?.lowercased() == "wal" else {
+            throw SQLiteError(
+                code: SQLITE_ERROR, message: "could not switch to WAL journal mode (got \(mode ?? "nothing"))", sql: nil)
+        }
+        // FULL (not WAL's usual NORMAL): every commit is fsynced, so an answered write survives a
+        // crash of the machine, not just of the process.
+        try connection.executeScript("PRAGMA synchronous = FULL;")
+    }
+
+    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`); commits when it returns, rolls back
+    /// when it throws (and rethrows).
+    public func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try nesting.run {
+            try writerLock.withLock { try writer.transaction(begin: "BEGIN IMMEDIATE", body) }
+        }
+    }
+
+    /// Runs `body` in a read transaction that sees one consistent snapshot. Writing in it fails.
+    public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try nesting.run {
+            if let readers {
+                return try readers.withConnection { try $0.transaction(begin: "BEGIN DEFERRED", body) }
+            }
+            return try writerLock.withLock {
+                // Read-only like a file database's readers, so code that writes in `read` fails here too.
+                try writer.executeScript("PRAGMA query_only = ON;")
+                defer { try? writer.executeScript("PRAGMA query_only = OFF;") }
+                return try writer.transaction(begin: "BEGIN DEFERRED", body)
+            }
+        }
+    }
+
+    /// The highest migration version applied.
+    public var schemaVersion: Int { appliedVersion }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import SQLiteStore
+import Synchronization
+
+/// A fresh directory under the system temp dir, removed when `body` returns.
+func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("SQLiteStoreTests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try body(url.path)
+}
+
+/// Where a test's database lives; tests that must hold for both run once per case.
+enum Storage: CaseIterable, Sendable {
+    case memory, file
+}
+
+/// Opens a database of `storage` kind (files go in a temp dir that lives as long as `body`).
+func withDatabase<T>(
+    _ storage: Storage, migrations: [Migration] = [], _ body: (SQLiteDatabase) throws -> T
+) throws -> T {
+    switch storage {
+    case .memory: return try body(SQLiteDatabase(location: .inMemory, migrations: migrations))
+    case .file:
+        return try withTemporaryDirectory { directory in
+            try body(SQLiteDatabase(location: .file("\(directory)/test.sqlite"), migrations: migrations))
+        }
+    }
+}
+
+/// Runs `body(index)` on `count` new threads at once and waits for all; rethrows the first error.
+func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) throws {
+    let firstError = Mutex<(any Error)?>(nil)
+    let finished = DispatchGroup()
+    for index in 0..<count {
+        finished.enter()
+        Thread {
+            defer { finished.leave() }
+            do { try body(index) } catch { firstError.withLock { $0 = $0 ?? error } }
+        }.start()
+    }
+    finished.wait()
+    if let error = firstError.withLock({ $0 }) { throw error }
+}
+
+struct ExpectedFailure: Error, Equatable {}
+
+let counterSchema = Migration(
+    version: 1, name: "counter",
+    sql: "CREATE TABLE counter (id INTEGER PRIMARY KEY, value INTEGER NOT NULL); INSERT INTO counter VALUES (1, 0);")
