@@ -293,6 +293,13 @@ def test_custom_token_sign_in(client):
     assert second["isNewUser"] is False
     assert auth.verify_id_token(second["idToken"])["uid"] == "custom-uid"
 
+    # Claims stored on the user appear too; the custom token's claims win over them.
+    auth.set_custom_user_claims("custom-uid", {"premium": False, "tier": "gold"})
+    third = client.call_ok("signInWithCustomToken", {"token": token, "returnSecureToken": True})
+    merged = auth.verify_id_token(third["idToken"])
+    assert merged["premium"] is True
+    assert merged["tier"] == "gold"
+
     for refresh in (client.refresh_form, client.refresh_json):
         response = refresh(first["refreshToken"])
         assert response.status_code == 200, response.text
@@ -305,6 +312,7 @@ def test_custom_token_sign_in(client):
         refreshed = auth.verify_id_token(body["id_token"])
         assert refreshed["uid"] == "custom-uid"
         assert refreshed["premium"] is True
+        assert refreshed["tier"] == "gold"  # minted from the current user record
         assert refreshed["firebase"]["sign_in_provider"] == "custom"
 
 
@@ -358,6 +366,9 @@ def test_disabled_user(client):
     assert_error(client.sign_in_with_password("disabled@example.com", "password-1"), 400, "USER_DISABLED")
     assert_error(client.refresh_form(signed_in["refreshToken"]), 400, "USER_DISABLED")
     assert_error(client.refresh_json(signed_in["refreshToken"]), 400, "USER_DISABLED")
+    custom_token = auth.create_custom_token("disabled-uid").decode("ascii")
+    assert_error(client.call("signInWithCustomToken", {"token": custom_token, "returnSecureToken": True}),
+                 400, "USER_DISABLED")
 
     auth.update_user("disabled-uid", disabled=False)
     assert auth.get_user("disabled-uid").disabled is False

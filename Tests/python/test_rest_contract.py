@@ -32,6 +32,19 @@ def test_weak_password_message(client):
     assert client.sign_up("weak@example.com", "123456")["email"] == "weak@example.com"
 
 
+def test_password_sign_in_errors(client):
+    client.sign_up("known@example.com", "password-1")
+    assert_error(client.sign_in_with_password("known@example.com", "wrong-password"), 400, "INVALID_PASSWORD")
+    assert_error(client.sign_in_with_password("unknown@example.com", "password-1"), 400, "EMAIL_NOT_FOUND")
+    assert_error(client.call("signInWithPassword", {"password": "password-1"}), 400, "MISSING_EMAIL")
+    assert_error(client.call("signInWithPassword", {"email": "known@example.com"}), 400, "MISSING_PASSWORD")
+    signed_in = client.sign_in_with_password_ok("KNOWN@example.com", "password-1")
+    assert signed_in["kind"] == "identitytoolkit#VerifyPasswordResponse"
+    assert signed_in["registered"] is True
+    assert signed_in["email"] == "known@example.com"
+    assert signed_in["expiresIn"] == "3600"
+
+
 def test_legacy_v3_paths_used_by_the_apple_sdk(client):
     response = client.request("POST", f"{LEGACY_V3}/signupNewUser", params={"key": "k"},
                               json={"email": "Legacy@Example.com", "password": "password-1",
