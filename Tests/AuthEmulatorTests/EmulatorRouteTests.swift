@@ -15,6 +15,24 @@ import Testing
         #expect(try emulator.signUp("a@example.com").status == 200)
     }
 
+    @Test func tenantAccountsAreClearedSeparately() throws {
+        let emulator = try TestEmulator()
+        _ = try emulator.admin("accounts", ["localId": "in-tenant"], tenant: "t1")
+        _ = try emulator.admin("accounts", ["localId": "in-project"])
+        #expect(try emulator.send("DELETE", "/emulator/v1/projects/\(TestEmulator.project)/tenants/t1/accounts").status == 200)
+        #expect(try emulator.admin("accounts:lookup", ["localId": ["in-tenant"]], tenant: "t1")["users"] == nil)
+        #expect(try emulator.admin("accounts:lookup", ["localId": ["in-project"]])["users"] != nil)
+        // A tenant user's token names its tenant, and routes the lookup there without a tenantId.
+        let custom = try emulator.send(
+            "POST", "/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=k",
+            json: ["token": #"{"uid":"t-user"}"#, "tenantId": "t2"])
+        let claims = try TokenInspection.decode(custom["idToken"]?.stringValue).payload
+        #expect(claims["firebase"]?["tenant"] == "t2")
+        let lookup = try emulator.client("lookup", ["idToken": custom["idToken"]!])
+        #expect(lookup["users"]?.arrayValue?.first?["tenantId"] == "t2")
+        #expect(try emulator.client("lookup", ["idToken": custom["idToken"]!, "tenantId": "t1"]).errorMessage == "TENANT_ID_MISMATCH")
+    }
+
     @Test func configIsReadAndPatched() throws {
         let emulator = try TestEmulator()
         let path = "/emulator/v1/projects/\(TestEmulator.project)/config"

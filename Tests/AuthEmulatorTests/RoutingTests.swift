@@ -128,3 +128,14 @@ import Testing
         #expect(reply["email"] == "snake@example.com")
     }
 }
+
+@Suite struct BodyFormatTests {
+    @Test func jsonSentWithAFormContentTypeIsStillJSON() throws {
+        let emulator = try TestEmulator()
+        let reply = try emulator.send(
+            "POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k",
+            body: Array(#"{"email":"curl@example.com","password":"secret123"}"#.utf8),
+            headers: [("Content-Type", "application/x-www-form-urlencoded")])
+        #expect(reply["email"] == "curl@example.com")
+    }
+}

@@ -92,23 +92,19 @@ enum RouteTable {
 
     // MARK: The emulator's own routes
 
-    private static let emulatorRoutes: [Route] = [
-        Route("GET", "", Operation("emulator.status", .open, EmulatorOperations.status)),
-        Route("DELETE", "emulator/v1/projects/{projectId}/accounts", Operation(
-            "emulator.projects.accounts.delete", .open, EmulatorOperations.deleteAccounts)),
-        Route("DELETE", "emulator/v1/projects/{projectId}/tenants/{tenantId}/accounts", Operation(
-            "emulator.projects.tenants.accounts.delete", .open, EmulatorOperations.deleteAccounts)),
-        Route("GET", "emulator/v1/projects/{projectId}/config", Operation(
-            "emulator.projects.config.get", .open, EmulatorOperations.getConfig)),
-        Route("PATCH", "emulator/v1/projects/{projectId}/config", Operation(
-            "emulator.projects.config.update", .open, EmulatorOperations.updateConfig)),
-        Route("GET", "emulator/v1/projects/{projectId}/oobCodes", Operation(
-            "emulator.projects.oobCodes.list", .open, EmulatorOperations.listOobCodes)),
-        Route("GET", "emulator/v1/projects/{projectId}/tenants/{tenantId}/oobCodes", Operation(
-            "emulator.projects.tenants.oobCodes.list", .open, EmulatorOperations.listOobCodes)),
-        Route("GET", "emulator/v1/projects/{projectId}/verificationCodes", Operation(
-            "emulator.projects.verificationCodes.list", .open, EmulatorOperations.listVerificationCodes)),
-        Route("GET", "emulator/v1/projects/{projectId}/tenants/{tenantId}/verificationCodes", Operation(
-            "emulator.projects.tenants.verificationCodes.list", .open, EmulatorOperations.listVerificationCodes)),
-    ]
+    private static let emulatorRoutes: [Route] =
+        [Route("GET", "", Operation("emulator.status", .open, EmulatorOperations.status))]
+        + ["emulator/v1/projects/{projectId}", "emulator/v1/projects/{projectId}/tenants/{tenantId}"].flatMap { base in
+            [
+                Route("DELETE", "\(base)/accounts", Operation("emulator.accounts.delete", .open, EmulatorOperations.deleteAccounts)),
+                Route("GET", "\(base)/oobCodes", Operation("emulator.oobCodes.list", .open, EmulatorOperations.listOobCodes)),
+                Route("GET", "\(base)/verificationCodes", Operation(
+                    "emulator.verificationCodes.list", .open, EmulatorOperations.listVerificationCodes)),
+            ]
+        } + [
+            Route("GET", "emulator/v1/projects/{projectId}/config", Operation(
+                "emulator.config.get", .open, EmulatorOperations.getConfig)),
+            Route("PATCH", "emulator/v1/projects/{projectId}/config", Operation(
+                "emulator.config.update", .open, EmulatorOperations.updateConfig)),
+        ]
 }

@@ -89,12 +89,14 @@ public struct Router: HTTPHandler {
         return nil
     }
 
-    /// JSON bodies; the Secure Token service also takes form bodies. GET and DELETE bodies are
-    /// ignored (the Node Admin SDK sends one with some DELETEs).
+    /// JSON bodies, whatever the content type says (`curl -d` labels JSON as a form); a real form
+    /// body is read as one (the Secure Token service takes them). GET and DELETE bodies are ignored
+    /// (the Node Admin SDK sends one with some DELETEs).
     private func parseBody(_ request: HTTPRequest) throws(AuthError) -> RequestBody {
         guard request.method != "GET", request.method != "DELETE", request.method != "HEAD" else { return RequestBody() }
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
-        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+        let looksLikeJSON = request.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
+        if contentType.hasPrefix("application/x-www-form-urlencoded"), !looksLikeJSON {
             return RequestBody(formFields: FormURLEncoding.decode(String(decoding: request.body, as: UTF8.self)))
         }
         return try RequestBody(parsing: request.body)
