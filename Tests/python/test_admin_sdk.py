@@ -222,6 +222,7 @@ def test_delete_user(client):
     # A deleted user's refresh token stops working.
     signed_up = client.sign_up("gone@example.com", "password-1")
     auth.delete_user(signed_up["localId"])
+    assert_error(client.call("lookup", {"idToken": signed_up["idToken"]}), 400, "USER_NOT_FOUND")
     assert_error(client.refresh_form(signed_up["refreshToken"]), 400, "USER_NOT_FOUND")
     assert_error(client.refresh_json(signed_up["refreshToken"]), 400, "USER_NOT_FOUND")
 
@@ -340,6 +341,9 @@ def test_revoke_refresh_tokens(client):
     # Without the revocation check the token still parses (no server call).
     assert auth.verify_id_token(old_id_token)["uid"] == "revoked-uid"
 
+    # The server refuses the revoked ID token wherever a client sends it.
+    assert_error(client.call("lookup", {"idToken": old_id_token}), 400, "TOKEN_EXPIRED")
+
     # Production (and this emulator, unlike the official one) revokes refresh tokens too.
     assert_error(client.refresh_form(old_refresh_token), 400, "TOKEN_EXPIRED")
     assert_error(client.refresh_json(old_refresh_token), 400, "TOKEN_EXPIRED")
@@ -349,6 +353,28 @@ def test_revoke_refresh_tokens(client):
     refreshed = client.refresh_json(fresh["refreshToken"])
     assert refreshed.status_code == 200, refreshed.text
     assert auth.verify_id_token(refreshed.json()["id_token"], check_revoked=True)["uid"] == "revoked-uid"
+
+
+def test_password_change_revokes_older_sessions_but_not_the_new_one(client):
+    signed_up = client.sign_up("change@example.com", "password-1")
+    uid = signed_up["localId"]
+    _, claims, _ = decode_jwt(signed_up["idToken"])
+
+    sleep_past_second_of(claims["iat"])
+    changed = client.call_ok("update", {"idToken": signed_up["idToken"], "password": "password-2",
+                                        "returnSecureToken": True})
+    assert changed["localId"] == uid
+    assert changed["idToken"] and changed["refreshToken"]
+
+    assert_error(client.refresh_form(signed_up["refreshToken"]), 400, "TOKEN_EXPIRED")
+    assert_error(client.call("lookup", {"idToken": signed_up["idToken"]}), 400, "TOKEN_EXPIRED")
+    with pytest.raises(auth.RevokedIdTokenError):
+        auth.verify_id_token(signed_up["idToken"], check_revoked=True)
+
+    assert auth.verify_id_token(changed["idToken"], check_revoked=True)["uid"] == uid
+    refreshed = client.refresh_json(changed["refreshToken"])
+    assert refreshed.status_code == 200, refreshed.text
+    assert auth.verify_id_token(refreshed.json()["id_token"], check_revoked=True)["uid"] == uid
 
 
 # 8 -------------------------------------------------------------------------------------------
@@ -364,6 +390,7 @@ def test_disabled_user(client):
     with pytest.raises(auth.UserDisabledError):
         auth.verify_id_token(signed_in["idToken"], check_revoked=True)
     assert_error(client.sign_in_with_password("disabled@example.com", "password-1"), 400, "USER_DISABLED")
+    assert_error(client.call("lookup", {"idToken": signed_in["idToken"]}), 400, "USER_DISABLED")
     assert_error(client.refresh_form(signed_in["refreshToken"]), 400, "USER_DISABLED")
     assert_error(client.refresh_json(signed_in["refreshToken"]), 400, "USER_DISABLED")
     custom_token = auth.create_custom_token("disabled-uid").decode("ascii")
