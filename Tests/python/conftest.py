@@ -170,7 +170,9 @@ def offline_credential():
 
 @pytest.fixture(scope="session")
 def admin_app(emulator, offline_credential):
-    app = firebase_admin.initialize_app(offline_credential, options={"projectId": PROJECT_ID})
+    # A short HTTP timeout (the SDK's default is 120 s) so that a hung request fails the test quickly.
+    app = firebase_admin.initialize_app(offline_credential,
+                                        options={"projectId": PROJECT_ID, "httpTimeout": 10})
     try:
         yield app
     finally:
