@@ -3,7 +3,6 @@
 Client-side steps (sign-in, refresh) are plain HTTP calls, as an app's client SDK makes them.
 """
 
-import json
 import time
 
 import pytest
