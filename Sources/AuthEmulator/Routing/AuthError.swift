@@ -62,11 +62,6 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         reason: "authError", status: "UNAUTHENTICATED",
         itemExtras: ["message": "Invalid Credentials", "location": "Authorization", "locationType": "header"])
 
-    static let missingCredentials = AuthError(
-        httpStatus: 401, message: "Request is missing required authentication credential. \(credentialsHelp)",
-        reason: "required", status: "UNAUTHENTICATED",
-        itemExtras: ["message": "Login Required.", "location": "Authorization", "locationType": "header"])
-
     static let missingAPIKey = AuthError(
         httpStatus: 403, message: "The request is missing a valid API key.", reason: "forbidden", status: "PERMISSION_DENIED")
 

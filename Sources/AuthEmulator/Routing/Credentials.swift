@@ -37,9 +37,6 @@ struct Credentials {
         case .apiKeyOnly:
             guard hasAPIKey else { throw AuthError.missingAPIKey }
             return false
-        case .ownerOnly:
-            guard isOwner else { throw AuthError.missingCredentials }
-            return true
         }
     }
 }

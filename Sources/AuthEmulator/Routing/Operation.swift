@@ -6,8 +6,6 @@ enum Access: Sendable {
     case apiKeyOrOwner
     /// An API key only: the Secure Token service.
     case apiKeyOnly
-    /// `Bearer owner` only: admin operations such as tenant management.
-    case ownerOnly
     /// Nothing: the emulator's own routes.
     case open
 }

@@ -50,14 +50,14 @@ enum RouteTable {
                 Route("POST", "\(base)/accounts:update", update),
                 Route("POST", "\(base)/accounts:delete", delete),
                 Route("POST", "\(base)/accounts:sendOobCode", .unimplemented("identitytoolkit.projects.accounts.sendOobCode")),
-                Route("POST", "\(base)/accounts:query", .unimplemented("identitytoolkit.projects.accounts.query")),
+                Route("POST", "\(base)/accounts:query", Operation("identitytoolkit.projects.accounts.query", .apiKeyOrOwner, BatchOperations.query)),
                 Route("POST", "\(base)/accounts:batchCreate", .unimplemented("identitytoolkit.projects.accounts.batchCreate")),
-                Route("POST", "\(base)/accounts:batchDelete", .unimplemented("identitytoolkit.projects.accounts.batchDelete")),
-                Route("GET", "\(base)/accounts:batchGet", .unimplemented("identitytoolkit.projects.accounts.batchGet")),
-                Route("POST", "\(base):createSessionCookie", .unimplemented("identitytoolkit.projects.createSessionCookie")),
+                Route("POST", "\(base)/accounts:batchDelete", Operation("identitytoolkit.projects.accounts.batchDelete", .apiKeyOrOwner, BatchOperations.batchDelete)),
+                Route("GET", "\(base)/accounts:batchGet", Operation("identitytoolkit.projects.accounts.batchGet", .apiKeyOrOwner, BatchOperations.batchGet)),
+                Route("POST", "\(base):createSessionCookie", Operation("identitytoolkit.projects.createSessionCookie", .apiKeyOrOwner, SessionCookie.create)),
             ]
         } + [
-            Route("POST", "\(v1)/projects/{targetProjectId}:queryAccounts", .unimplemented("identitytoolkit.projects.queryAccounts")),
+            Route("POST", "\(v1)/projects/{targetProjectId}:queryAccounts", Operation("identitytoolkit.projects.queryAccounts", .apiKeyOrOwner, BatchOperations.query)),
         ]
 
     // MARK: Identity Toolkit v2

@@ -75,7 +75,8 @@ public struct Router: HTTPHandler {
         }
         let body = try legacyBody ?? parseBody(request)
         let scope = try resolveScope(
-            parameters: parameters, body: body, access: route.operation.access, isPrivileged: isPrivileged)
+            parameters: parameters, body: body, query: request.query, access: route.operation.access,
+            isPrivileged: isPrivileged)
         let operationRequest = OperationRequest(
             scope: scope, isPrivileged: isPrivileged, body: body, query: request.query, environment: environment)
         return try handler(operationRequest)
@@ -104,7 +105,8 @@ public struct Router: HTTPHandler {
 
     /// The project and tenant a request works on (reference §1.3).
     private func resolveScope(
-        parameters: [String: String], body: RequestBody, access: Access, isPrivileged: Bool
+        parameters: [String: String], body: RequestBody, query: [(name: String, value: String)], access: Access,
+        isPrivileged: Bool
     ) throws(AuthError) -> UserScope {
         var projectId = environment.defaultProjectId
         let target = parameters["targetProjectId"] ?? parameters["projectId"]
@@ -123,7 +125,9 @@ public struct Router: HTTPHandler {
         }
 
         var tenantId = parameters["tenantId"].flatMap { $0.isEmpty ? nil : $0 }
-        if let bodyTenant = try body.nonEmptyString("tenantId") {
+        // `batchGet` is a GET and names its tenant in the query.
+        let requestedTenant = try body.nonEmptyString("tenantId") ?? query.first { $0.name == "tenantId" }?.value
+        if let bodyTenant = requestedTenant.flatMap({ $0.isEmpty ? nil : $0 }) {
             if let tenantId, tenantId != bodyTenant { throw AuthError.invalid("TENANT_ID_MISMATCH") }
             tenantId = bodyTenant
         }
