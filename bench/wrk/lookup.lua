@@ -6,8 +6,8 @@ local common = dofile(debug.getinfo(1, "S").source:match("^@(.-)[^/]*$") .. "com
 local token = os.getenv("BENCH_ID_TOKEN")
 
 function init(args)
-  -- init runs in every wrk thread, after the script body; the body set by the main
-  -- state is copied, so set it again here when the token came as an argument.
+  -- wrk calls init in each thread (each has its own copy of this script) with the
+  -- arguments after --, and formats the request from wrk.body only after init returns.
   if (token == nil or token == "") and args[1] then token = args[1] end
   if token == nil or token == "" then
     io.stderr:write("lookup.lua: set BENCH_ID_TOKEN or pass the token after --\n")
