@@ -24,6 +24,26 @@ do {
 let emulator: AuthEmulator
 do {
     emulator = try AuthEmulator(configuration: configuration)
+} catch {
+    FileHandle.standardError.write(Data("auth-emulator: \(error)\n".utf8))
+    exit(1)
+}
+
+// Stop on SIGINT/SIGTERM, letting requests in flight finish. Installed before the server starts,
+// so that a signal sent as soon as it listens is never the default (abrupt) one.
+let signalSources = [SIGINT, SIGTERM].map { signalNumber in
+    signal(signalNumber, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+    source.setEventHandler {
+        emulator.stop()
+        FileHandle.standardOutput.write(Data("auth-emulator stopped\n".utf8))
+        exit(0)
+    }
+    source.resume()
+    return source
+}
+
+do {
     try emulator.start()
 } catch {
     FileHandle.standardError.write(Data("auth-emulator: \(error)\n".utf8))
@@ -41,16 +61,4 @@ FileHandle.standardOutput.write(Data(
 
     """.utf8))
 
-// Stop on SIGINT/SIGTERM, letting requests in flight finish.
-let signalSources = [SIGINT, SIGTERM].map { signalNumber in
-    signal(signalNumber, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-    source.setEventHandler {
-        emulator.stop()
-        FileHandle.standardOutput.write(Data("auth-emulator stopped\n".utf8))
-        exit(0)
-    }
-    source.resume()
-    return source
-}
 dispatchMain()

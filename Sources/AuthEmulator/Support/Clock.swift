@@ -19,18 +19,29 @@ public struct Instant: Sendable, Hashable, Comparable {
         lhs.millisecondsSinceEpoch < rhs.millisecondsSinceEpoch
     }
 
-    /// RFC 3339 in UTC with milliseconds, e.g. `2026-11-29T22:40:13.123Z`.
+    /// RFC 3339 in UTC with milliseconds, e.g. `2026-11-29T22:40:13.123Z`. Computed by hand (days
+    /// to civil date, Howard Hinnant's algorithm): a date formatter is slow and not thread-safe.
     public var rfc3339: String {
-        let date = Date(timeIntervalSince1970: Double(millisecondsSinceEpoch) / 1000)
-        return Instant.formatter.withLock { $0.string(from: date) }
+        let milliseconds = millisecondsSinceEpoch
+        let days = milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
+        let millisecondOfDay = milliseconds - days * 86_400_000
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func padded(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let time = [millisecondOfDay / 3_600_000, millisecondOfDay / 60_000 % 60, millisecondOfDay / 1000 % 60]
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))T"
+            + time.map { padded($0, 2) }.joined(separator: ":") + ".\(padded(millisecondOfDay % 1000, 3))Z"
     }
-
-    private static let formatter: Locked<ISO8601DateFormatter> = {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return Locked(formatter)
-    }()
 }
 
 /// Where operations read the time. Injected so that tests (and the emulator clock API) control it.
