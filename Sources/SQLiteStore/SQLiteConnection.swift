@@ -87,6 +87,13 @@ public final class SQLiteConnection {
         return statement
     }
 
+    /// Makes the connection refuse writes, or allow them again: in-memory reads share the writer's
+    /// connection. Runs on every such read, so it goes through the statement cache (parsing these
+    /// pragmas each time showed in profiles). Only for `SQLiteDatabase`, which holds the writer lock.
+    func setQueryOnly(_ enabled: Bool) throws {
+        try statement(for: enabled ? "PRAGMA query_only = ON" : "PRAGMA query_only = OFF").run([]) { true }
+    }
+
     /// Runs SQL that may hold several statements (migrations, setup pragmas); nothing is cached.
     func executeScript(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?

@@ -84,9 +84,8 @@ public final class SQLiteDatabase: @unchecked Sendable {
             }
             return try writerLock.withLock {
                 // Read-only like a file database's readers, so code that writes in `read` fails here too.
-                // Through the statement cache: these run on every read, and parsing them showed in profiles.
-                try writer.execute("PRAGMA query_only = ON")
-                defer { try? writer.execute("PRAGMA query_only = OFF") }
+                try writer.setQueryOnly(true)
+                defer { try? writer.setQueryOnly(false) }
                 return try writer.transaction(begin: "BEGIN DEFERRED", body)
             }
         }
