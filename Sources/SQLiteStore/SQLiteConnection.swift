@@ -14,6 +14,10 @@ public final class SQLiteConnection {
     private var lastChanges = 0
     /// The thread this connection is lent to, if any (see `lend`).
     private var borrower: UInt?
+    /// Set while lent to a `read`: statements that would write are refused. In-memory reads share the
+    /// writer's connection, so this, not the connection's open flags, is what makes them read-only.
+    /// (A `PRAGMA query_only` toggle would do it too, but it expires every cached statement.)
+    private var refusesWrites = false
 
     private init(handle: OpaquePointer) {
         self.handle = handle
@@ -80,18 +84,19 @@ public final class SQLiteConnection {
     }
 
     private func statement(for sql: String) throws -> SQLiteStatement {
+        let statement = try cachedStatement(for: sql)
+        if refusesWrites && !statement.isReadOnly {
+            throw SQLiteError(code: 8, message: "attempt to write in a read transaction", sql: sql)  // SQLITE_READONLY
+        }
+        return statement
+    }
+
+    private func cachedStatement(for sql: String) throws -> SQLiteStatement {
         if let cached = statements[sql] { return cached }
         let statement = try SQLiteStatement.prepare(sql, database: handle)
         if statements.count >= Self.statementCacheLimit { statements.removeAll() }
         statements[sql] = statement
         return statement
-    }
-
-    /// Makes the connection refuse writes, or allow them again: in-memory reads share the writer's
-    /// connection. Runs on every such read, so it goes through the statement cache (parsing these
-    /// pragmas each time showed in profiles). Only for `SQLiteDatabase`, which holds the writer lock.
-    func setQueryOnly(_ enabled: Bool) throws {
-        try statement(for: enabled ? "PRAGMA query_only = ON" : "PRAGMA query_only = OFF").run([]) { true }
     }
 
     /// Runs SQL that may hold several statements (migrations, setup pragmas); nothing is cached.
@@ -108,15 +113,19 @@ public final class SQLiteConnection {
     // MARK: Lending and transactions
 
     /// Lends the connection to the calling thread for the duration of `body`.
-    func lend<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
+    func lend<T>(readOnly: Bool, _ body: (SQLiteConnection) throws -> T) rethrows -> T {
         borrower = currentThreadID()
-        defer { borrower = nil }
+        refusesWrites = readOnly
+        defer {
+            borrower = nil
+            refusesWrites = false
+        }
         return try body(self)
     }
 
     /// Runs `body` between `begin` and COMMIT; on any error rolls back and rethrows that error.
-    func transaction<T>(begin: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
-        try lend { connection in
+    func transaction<T>(begin: String, readOnly: Bool = false, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        try lend(readOnly: readOnly) { connection in
             try execute(begin)
             do {
                 let result = try body(connection)

@@ -58,7 +58,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
         try connection.executeScript(
             "PRAGMA busy_timeout = \(busyTimeoutMilliseconds); PRAGMA foreign_keys = ON;")
         guard durable else { return }
-        let mode = try connection.lend { try $0.queryFirst("PRAGMA journal_mode = WAL")?[0].text }
+        let mode = try connection.lend(readOnly: false) { try $0.queryFirst("PRAGMA journal_mode = WAL")?[0].text }
         guard mode?.lowercased() == "wal" else {
             throw SQLiteError(
                 code: SQLITE_ERROR, message: "could not switch to WAL journal mode (got \(mode ?? "nothing"))", sql: nil)
@@ -80,14 +80,11 @@ public final class SQLiteDatabase: @unchecked Sendable {
     public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try nesting.run {
             if let readers {
+                // Read-only connections: SQLite itself refuses writes.
                 return try readers.withConnection { try $0.transaction(begin: "BEGIN DEFERRED", body) }
             }
-            return try writerLock.withLock {
-                // Read-only like a file database's readers, so code that writes in `read` fails here too.
-                try writer.setQueryOnly(true)
-                defer { try? writer.setQueryOnly(false) }
-                return try writer.transaction(begin: "BEGIN DEFERRED", body)
-            }
+            // The shared writer connection refuses statements that could write, for this read.
+            return try writerLock.withLock { try writer.transaction(begin: "BEGIN DEFERRED", readOnly: true, body) }
         }
     }
 

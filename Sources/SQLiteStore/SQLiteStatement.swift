@@ -39,6 +39,9 @@ final class SQLiteStatement {
         return code != SQLITE_OK || handle != nil
     }
 
+    /// True when running it cannot change the database (also for BEGIN and COMMIT).
+    var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
     /// Binds `arguments`, steps, and calls `onRow` for each row until it returns false or the rows
     /// end. The statement is always reset and its bindings cleared afterwards, ready for reuse.
     func run(_ arguments: [SQLiteValue], onRow: () -> Bool) throws {
