@@ -82,6 +82,12 @@ private struct JSONWriter {
 
     mutating func writeString(_ text: String) {
         output.append(0x22)
+        // Most strings need no escaping: copy them whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            output.append(contentsOf: text.utf8)
+            output.append(0x22)
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case 0x22: append("\\\"")

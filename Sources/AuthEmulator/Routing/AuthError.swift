@@ -23,11 +23,6 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(httpStatus) \(message)" }
 
-    /// The code before the first colon, e.g. `WEAK_PASSWORD`.
-    public var code: String {
-        String(message.split(separator: ":", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces)
-    }
-
     /// A semantic failure: HTTP 400 with the code string as the message (the common case).
     public static func invalid(_ message: String) -> AuthError {
         AuthError(httpStatus: 400, message: message, reason: "invalid", status: nil)

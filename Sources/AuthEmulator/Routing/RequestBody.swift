@@ -141,7 +141,8 @@ struct RequestBody: Sendable {
 
     /// `grant_type` → `grantType`. Keys without separators are left alone, so `iOSBundleId` survives.
     static func camelCase(_ key: String) -> String {
-        guard key.contains("_") || key.contains("-") else { return key }
+        // Bytes, not `String.contains`: this runs for every key of every body.
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }) else { return key }
         var result = ""
         var upperNext = false
         for character in key {
