@@ -42,30 +42,7 @@ public struct Router: HTTPHandler {
 
     private func run(_ original: HTTPRequest) throws -> JSONObject {
         var request = original
-        var legacyBody: RequestBody?
-        switch LegacyPaths.rewrite(request.path) {
-        case nil:
-            break
-        case .path(let path):
-            request.path = path
-        case .notImplemented(let message):
-            throw AuthError.notImplemented(message)
-        case .batch(let method, let operation):
-            let body = try RequestBody(parsing: request.body)
-            guard let project = try body.nonEmptyString("targetProjectId") else {
-                throw AuthError.invalid("INSUFFICIENT_PERMISSION")
-            }
-            request.method = method
-            request.path = "/identitytoolkit.googleapis.com/v1/projects/\(project)/\(operation)"
-            if method == "GET" {
-                request.query += body.object.members.compactMap { member in
-                    member.key == "targetProjectId" ? nil : (member.key, member.value.stringValue ?? member.value.compactString)
-                }
-            } else {
-                legacyBody = body
-            }
-        }
-
+        let legacyBody = try rewriteLegacyPath(&request)
         guard let (route, parameters) = match(request) else { throw AuthError.notFound }
         let credentials = try Credentials(
             request: request, logger: environment.logger, defaultProjectId: environment.defaultProjectId)
@@ -80,6 +57,32 @@ public struct Router: HTTPHandler {
         let operationRequest = OperationRequest(
             scope: scope, isPrivileged: isPrivileged, body: body, query: request.query, environment: environment)
         return try handler(operationRequest)
+    }
+
+    /// Moves a v3 `relyingparty` request onto its v1 route. The admin bulk calls name their project
+    /// in the body; their body is returned, already parsed (GET bodies otherwise go unread).
+    private func rewriteLegacyPath(_ request: inout HTTPRequest) throws(AuthError) -> RequestBody? {
+        switch LegacyPaths.rewrite(request.path) {
+        case nil:
+            return nil
+        case .path(let path):
+            request.path = path
+            return nil
+        case .notImplemented(let message):
+            throw AuthError.notImplemented(message)
+        case .batch(let method, let operation):
+            let body = try RequestBody(parsing: request.body)
+            guard let project = try body.nonEmptyString("targetProjectId") else {
+                throw AuthError.invalid("INSUFFICIENT_PERMISSION")
+            }
+            request.method = method
+            request.path = "/identitytoolkit.googleapis.com/v1/projects/\(project)/\(operation)"
+            guard method == "GET" else { return body }
+            request.query += body.object.members.compactMap { member in
+                member.key == "targetProjectId" ? nil : (member.key, member.value.stringValue ?? member.value.compactString)
+            }
+            return nil
+        }
     }
 
     private func match(_ request: HTTPRequest) -> (Route, [String: String])? {
