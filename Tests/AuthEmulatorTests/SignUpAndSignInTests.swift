@@ -90,7 +90,7 @@ import Testing
         let user = try #require(try emulator.admin("accounts:lookup", ["localId": ["admin-made"]])["users"]?.arrayValue?.first)
         #expect(user["disabled"] == true)
         #expect(user["emailVerified"] == true)
-        #expect(user["lastLoginAt"] == nil)
+        #expect(user["lastLoginAt"] == .string(String(TestEmulator.start.millisecondsSinceEpoch)))
         #expect(user["providerUserInfo"]?.arrayValue?.compactMap { $0["providerId"]?.stringValue } == ["password", "phone"])
     }
 

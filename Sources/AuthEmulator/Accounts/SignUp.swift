@@ -38,8 +38,8 @@ enum SignUp {
                 user = UserRecord(localId: localId, scope: transaction.scope, createdAt: transaction.now)
             }
             try apply(body, to: &user, email: email, password: password, in: transaction)
-            // Admin-created accounts have not signed in yet (production leaves lastLoginAt unset).
-            if signInProvider != nil { user.lastLoginAt = transaction.now }
+            // Admin creation too, as in the reference emulator (production would leave it unset).
+            user.lastLoginAt = transaction.now
 
             var response: JSONObject = ["kind": "identitytoolkit#SignupNewUserResponse", "localId": .string(user.localId)]
             response.setIfPresent("displayName", user.displayName.map { .string($0) })
