@@ -6,7 +6,7 @@ import JSON
 
 /// A real emulator on a free port with an in-memory store (or a file), a clock the test moves,
 /// and a client that speaks JSON over a real socket.
-final class TestEmulator {
+final class TestEmulator: Sendable {
     static let project = "demo-test"
     static let start = Instant(millisecondsSinceEpoch: 1_700_000_000_000)
 

@@ -69,7 +69,7 @@ class RunningEmulator:
         return "--- stdout ---\n" + "".join(self.stdout_lines) + "--- stderr ---\n" + stderr[-20000:]
 
 
-def _binary():
+def binary_path():
     configured = os.environ.get("AUTH_EMULATOR_BIN")
     path = Path(configured) if configured else REPO_ROOT / ".build" / "debug" / "auth-emulator"
     if not path.is_absolute():
@@ -80,11 +80,12 @@ def _binary():
     return path
 
 
-def _start_emulator():
-    binary = _binary()
+def start_emulator(*extra_arguments):
+    """Starts the binary on a free port (plus `extra_arguments`) and waits for its start-up lines."""
+    binary = binary_path()
     stderr_file = tempfile.TemporaryFile()
     process = subprocess.Popen(
-        [str(binary), "--port", "0", "--project", PROJECT_ID, "--log-level", "warn"],
+        [str(binary), "--port", "0", "--project", PROJECT_ID, "--log-level", "warn", *extra_arguments],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr_file, cwd=REPO_ROOT)
 
     stdout_lines = []
@@ -135,7 +136,7 @@ def _start_emulator():
 
 @pytest.fixture(scope="session")
 def emulator():
-    running = _start_emulator()
+    running = start_emulator()
     previous_host = os.environ.get("FIREBASE_AUTH_EMULATOR_HOST")
     os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = running.host
     try:
