@@ -7,6 +7,8 @@ struct OperationRequest: Sendable {
     /// Authenticated as the project owner (`Authorization: Bearer owner`): admin behaviour.
     let isPrivileged: Bool
     let body: RequestBody
+    /// The body's `idToken`, when it decodes as a JWT.
+    let decodedIDToken: DecodedIDToken?
     let query: [(name: String, value: String)]
     let environment: AuthEnvironment
 

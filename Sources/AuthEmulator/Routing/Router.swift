@@ -51,11 +51,13 @@ public struct Router: HTTPHandler {
             throw AuthError.notImplemented("\(route.operation.id) is not implemented in the Auth Emulator.")
         }
         let body = try legacyBody ?? parseBody(request)
+        let idToken = try body.nonEmptyString("idToken").flatMap(DecodedIDToken.init)
         let scope = try resolveScope(
-            parameters: parameters, body: body, query: request.query, access: route.operation.access,
-            isPrivileged: isPrivileged)
+            parameters: parameters, body: body, idToken: idToken, query: request.query,
+            access: route.operation.access, isPrivileged: isPrivileged)
         let operationRequest = OperationRequest(
-            scope: scope, isPrivileged: isPrivileged, body: body, query: request.query, environment: environment)
+            scope: scope, isPrivileged: isPrivileged, body: body, decodedIDToken: idToken, query: request.query,
+            environment: environment)
         return try handler(operationRequest)
     }
 
@@ -108,8 +110,8 @@ public struct Router: HTTPHandler {
 
     /// The project and tenant a request works on (reference §1.3).
     private func resolveScope(
-        parameters: [String: String], body: RequestBody, query: [(name: String, value: String)], access: Access,
-        isPrivileged: Bool
+        parameters: [String: String], body: RequestBody, idToken: DecodedIDToken?, query: [(name: String, value: String)],
+        access: Access, isPrivileged: Bool
     ) throws(AuthError) -> UserScope {
         var projectId = environment.defaultProjectId
         let target = parameters["targetProjectId"] ?? parameters["projectId"]
@@ -134,7 +136,7 @@ public struct Router: HTTPHandler {
             if let tenantId, tenantId != bodyTenant { throw AuthError.invalid("TENANT_ID_MISMATCH") }
             tenantId = bodyTenant
         }
-        if let idToken = try body.nonEmptyString("idToken"), let tokenTenant = IDTokenClaims.tenant(of: idToken) {
+        if let tokenTenant = idToken?.tenant {
             if let tenantId, tenantId != tokenTenant { throw AuthError.invalid("TENANT_ID_MISMATCH") }
             tenantId = tokenTenant
         }

@@ -8,11 +8,20 @@ struct AuthenticatedIDToken {
     let payload: JSONObject
 }
 
-enum IDTokenClaims {
-    /// The `firebase.tenant` of a token, read without any checks (for routing only).
-    static func tenant(of token: String) -> String? {
-        (try? CompactJWT(parsing: token))?.payload["firebase"]?["tenant"]?.stringValue
+/// The body's `idToken`, decoded once by the router (which routes by its tenant) and reused by
+/// `authenticate`, so a request's token is parsed only once.
+struct DecodedIDToken: Sendable {
+    let raw: String
+    let jwt: CompactJWT
+
+    init?(_ raw: String) {
+        guard let jwt = try? CompactJWT(parsing: raw) else { return nil }
+        self.raw = raw
+        self.jwt = jwt
     }
+
+    /// `firebase.tenant`, read without any checks.
+    var tenant: String? { jwt.payload["firebase"]?["tenant"]?.stringValue }
 }
 
 extension AccountsTransaction {
@@ -20,7 +29,8 @@ extension AccountsTransaction {
     /// name an existing user of this scope, not be older than the user's `validSince`, and the user
     /// must be enabled. Signatures and `exp` are not checked (tokens from the emulator are unsigned).
     func authenticate(idToken: String) throws -> AuthenticatedIDToken {
-        guard let token = try? CompactJWT(parsing: idToken), let firebase = token.payload["firebase"]?.objectValue else {
+        let decoded = request.decodedIDToken?.raw == idToken ? request.decodedIDToken : DecodedIDToken(idToken)
+        guard let token = decoded?.jwt, let firebase = token.payload["firebase"]?.objectValue else {
             throw AuthError.invalid("INVALID_ID_TOKEN")
         }
         if token.algorithm != "none" {
