@@ -81,6 +81,10 @@ import Testing
         #expect(array.status == 400)
         let wrongType = try emulator.client("signUp", ["email": ["a@example.com"], "password": "secret123"])
         #expect(wrongType.errorMessage == "Invalid JSON payload received. /email must be string")
+        let badElement = try emulator.admin("accounts:lookup", ["localId": ["ok", 1.5]])
+        #expect(badElement.errorMessage == "Invalid JSON payload received. /localId/1 must be string")
+        let badObject = try emulator.admin("accounts:lookup", ["federatedUserId": ["x"]])
+        #expect(badObject.errorMessage == "Invalid JSON payload received. /federatedUserId/0 must be object")
     }
 
     @Test func oversizedBodyIs413InGoogleShape() throws {

@@ -86,30 +86,33 @@ struct RequestBody: Sendable {
     }
 
     func stringArray(_ key: String) throws(AuthError) -> [String]? {
-        guard let value = object[key] else { return nil }
-        if value.isNull { return nil }
-        guard let elements = value.arrayValue else { throw typeError(key, "array") }
-        var strings: [String] = []
-        for (index, element) in elements.enumerated() {
+        try array(key, of: "string") { element in
             switch element {
-            case .string(let text): strings.append(text)
-            case .int(let number): strings.append(String(number))
-            default: throw AuthError.invalidArgument("/\(key)/\(index) must be string")
+            case .string(let text): return text
+            case .int(let number): return String(number)
+            default: return nil
             }
         }
-        return strings
     }
 
     func objectArray(_ key: String) throws(AuthError) -> [JSONObject]? {
+        try array(key, of: "object") { $0.objectValue }
+    }
+
+    /// An array member whose every element `convert` accepts; the first it refuses is reported
+    /// by its JSON pointer (`/email/1 must be string`).
+    private func array<Element>(
+        _ key: String, of type: String, _ convert: (JSONValue) -> Element?
+    ) throws(AuthError) -> [Element]? {
         guard let value = object[key] else { return nil }
         if value.isNull { return nil }
         guard let elements = value.arrayValue else { throw typeError(key, "array") }
-        var objects: [JSONObject] = []
+        var converted: [Element] = []
         for (index, element) in elements.enumerated() {
-            guard let member = element.objectValue else { throw AuthError.invalidArgument("/\(key)/\(index) must be object") }
-            objects.append(member)
+            guard let member = convert(element) else { throw AuthError.invalidArgument("/\(key)/\(index) must be \(type)") }
+            converted.append(member)
         }
-        return objects
+        return converted
     }
 
     func nested(_ key: String) throws(AuthError) -> RequestBody? {
