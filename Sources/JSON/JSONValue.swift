@@ -55,18 +55,6 @@ extension JSONValue {
     public subscript(key: String) -> JSONValue? {
         objectValue?[key]
     }
-
-    /// A short name for the kind of value, for error messages ("must be string").
-    public var kindName: String {
-        switch self {
-        case .null: return "null"
-        case .bool: return "boolean"
-        case .int, .double: return "number"
-        case .string: return "string"
-        case .array: return "array"
-        case .object: return "object"
-        }
-    }
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,

@@ -103,10 +103,6 @@ public struct UserRecord: Sendable, Equatable {
         return entries
     }
 
-    public func provider(_ providerId: String) -> ProviderUserInfo? {
-        providers.first { $0.providerId == providerId }
-    }
-
     /// Adds or replaces the link for `info.providerId`, keeping its position.
     public mutating func upsertProvider(_ info: ProviderUserInfo) {
         if let index = providers.firstIndex(where: { $0.providerId == info.providerId }) {

@@ -1,6 +1,6 @@
 import Foundation
 
-public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+public enum LogLevel: Int, Sendable, Comparable {
     case debug, info, warning, error
 
     public init?(name: String) {
