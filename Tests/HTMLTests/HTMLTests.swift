@@ -1,0 +1,32 @@
+import HTML
+import Testing
+
+@Suite struct HTMLTests {
+    @Test func interpolatedTextIsEscaped() {
+        let name = "<script>alert('x') & \"y\"</script>"
+        let fragment: HTML = "<p title=\"\(name)\">\(name)</p>"
+        #expect(
+            fragment.markup
+                == "<p title=\"&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt;\">&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt;</p>"
+        )
+    }
+
+    @Test func nestedFragmentsAreKeptVerbatimAndEscapedOnce() {
+        let inner: HTML = "<b>\("a&b")</b>"
+        let outer: HTML = "<div>\(inner)\([inner, inner])</div>"
+        #expect(outer.markup == "<div><b>a&amp;b</b><b>a&amp;b</b><b>a&amp;b</b></div>")
+    }
+
+    @Test func optionalTextAndNumbers() {
+        let missing: String? = nil
+        let fragment: HTML = "<i>\(missing)</i><i>\(42)</i>"
+        #expect(fragment.markup == "<i></i><i>42</i>")
+    }
+
+    @Test func pageHasDoctypeCharsetAndEscapedTitle() {
+        let page = HTML.page(title: "A<B", body: "<main></main>")
+        #expect(page.markup.hasPrefix("<!DOCTYPE html>"))
+        #expect(page.markup.contains("<meta charset=\"utf-8\">"))
+        #expect(page.markup.contains("<title>A&lt;B</title>"))
+    }
+}
