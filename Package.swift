@@ -30,7 +30,9 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"]),
-        .target(name: "AuthEmulator", dependencies: ["HTTPServer", "SQLiteStore", "JOSE", "JSON"]),
+        // Escaping HTML templates for the pages the emulator serves.
+        .target(name: "HTML"),
+        .target(name: "AuthEmulator", dependencies: ["HTTPServer", "SQLiteStore", "JOSE", "JSON", "HTML"]),
         .executableTarget(name: "auth-emulator", dependencies: ["AuthEmulator"]),
         // A raw HTTP/1.1 client over a real socket, for the test targets only.
         .target(name: "HTTPTestSupport"),
@@ -38,9 +40,10 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"]),
+        .testTarget(name: "HTMLTests", dependencies: ["HTML"]),
         .testTarget(
             name: "AuthEmulatorTests",
-            dependencies: ["AuthEmulator", "HTTPServer", "HTTPTestSupport", "JOSE", "JSON", "SQLiteStore"]
+            dependencies: ["AuthEmulator", "HTTPServer", "HTTPTestSupport", "JOSE", "JSON", "SQLiteStore", "HTML"]
         ),
     ]
 )

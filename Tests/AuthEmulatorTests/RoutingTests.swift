@@ -20,9 +20,9 @@ import Testing
 
     @Test func operationsNotBuiltAnswer501() throws {
         let emulator = try TestEmulator()
-        let reply = try emulator.client("signInWithIdp", ["requestUri": "http://localhost"])
+        let reply = try emulator.client("signInWithGameCenter", [:])
         #expect(reply.status == 501)
-        #expect(reply.errorMessage == "identitytoolkit.accounts.signInWithIdp is not implemented in the Auth Emulator.")
+        #expect(reply.errorMessage == "identitytoolkit.accounts.signInWithGameCenter is not implemented in the Auth Emulator.")
         #expect(reply["error"]?["status"] == "NOT_IMPLEMENTED")
         let signOut = try emulator.legacy("signOutUser", [:])
         #expect(signOut.status == 501)

@@ -47,7 +47,7 @@ enum SignUp {
             if let signInProvider {
                 response.merge(try transaction.saveIssuingTokens(for: &user, signInProvider: signInProvider).json)
             } else {
-                try transaction.users.save(user)
+                try transaction.users.save(&user)
             }
             return response
         }
@@ -57,7 +57,7 @@ enum SignUp {
         _ body: RequestBody, to user: inout UserRecord, email: String?, password: String?,
         in transaction: AccountsTransaction
     ) throws {
-        let isPrivileged = transaction.request.isPrivileged
+        let isPrivileged = transaction.isPrivileged
         if isPrivileged {
             user.displayName = try body.string("displayName") ?? user.displayName
             user.photoUrl = try body.string("photoUrl") ?? user.photoUrl

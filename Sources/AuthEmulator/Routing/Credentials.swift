@@ -17,7 +17,9 @@ struct Credentials {
             if token.lowercased() == "owner" {
                 isOwner = true
             } else if token.hasPrefix("ya29.") {
-                logger.warning("Received service account token \(token). Assuming that it owns project \"\(defaultProjectId)\".")
+                // The reference logs the whole token; a bearer token never goes into our log.
+                logger.warning(
+                    "Received service account token ya29.… (redacted). Assuming that it owns project \"\(defaultProjectId)\".")
                 isOwner = true
             } else {
                 throw AuthError.invalidCredentials

@@ -1,3 +1,4 @@
+import HTML
 import JSON
 
 /// Which credentials an operation takes (reference §1.2).
@@ -6,28 +7,72 @@ enum Access: Sendable {
     case apiKeyOrOwner
     /// An API key only: the Secure Token service.
     case apiKeyOnly
-    /// Nothing: the emulator's own routes.
+    /// Nothing, and credentials are not even read: the emulator's own routes and pages (a fake
+    /// Graph call may carry `Authorization: Bearer <facebook token>`, which must not 401).
     case open
+}
+
+/// How an operation's failures are shown to whoever called it.
+enum ErrorStyle: Sendable {
+    /// `{"error":{"code":400,"message":"CODE : detail",…}}`: every Google API route.
+    case google
+    /// `{"authEmulator":{"error":"…"}}`: the official emulator's non-REST routes.
+    case emulator
+    /// An HTML page naming the problem: pages a person or an app's browser opens.
+    case html
+    /// Graph's `{"error":{"message","type":"OAuthException","code",…}}`: the fake Facebook `/me`.
+    case graph
+}
+
+/// What an operation answers. The router renders it; operations never see HTTP.
+enum OperationResult: Sendable {
+    case json(JSONObject, status: Int = 200)
+    case html(HTML, status: Int = 200)
+    /// `303 See Other` to `location`: a form post answered the way browsers expect.
+    case redirect(location: String)
+
+    static func ok(_ object: JSONObject) -> OperationResult { .json(object) }
 }
 
 /// One REST operation, named by its Google discovery `operationId`.
 struct Operation: Sendable {
-    typealias Handler = @Sendable (OperationRequest) throws -> JSONObject
+    typealias Handler = @Sendable (OperationRequest) throws -> OperationResult
 
     let id: String
     let access: Access
     /// `nil` for operations the emulator does not build: they answer 501 after authentication.
     let handler: Handler?
+    var errorStyle = ErrorStyle.google
+    /// Whether body keys are camel-cased at every depth as the reference does (`refresh_token` →
+    /// `refreshToken`). Off for bodies holding free-form maps, such as minted `claims`.
+    var camelCasesBody = true
 
-    init(_ id: String, _ access: Access = .apiKeyOrOwner, _ handler: Handler?) {
+    init(_ id: String, _ access: Access = .apiKeyOrOwner, result handler: Handler?) {
         self.id = id
         self.access = access
         self.handler = handler
     }
 
+    /// An operation whose answer is always a 200 JSON object.
+    init(_ id: String, _ access: Access = .apiKeyOrOwner, _ handler: @escaping @Sendable (OperationRequest) throws -> JSONObject) {
+        self.init(id, access, result: { .json(try handler($0)) })
+    }
+
     /// An operation that answers `501 <id> is not implemented in the Auth Emulator.`
     static func unimplemented(_ id: String, _ access: Access = .apiKeyOrOwner) -> Operation {
-        Operation(id, access, nil)
+        Operation(id, access, result: nil)
+    }
+
+    func rendering(errorsAs style: ErrorStyle) -> Operation {
+        var copy = self
+        copy.errorStyle = style
+        return copy
+    }
+
+    func keepingBodyKeys() -> Operation {
+        var copy = self
+        copy.camelCasesBody = false
+        return copy
     }
 }
 

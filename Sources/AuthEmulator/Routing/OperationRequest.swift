@@ -10,36 +10,76 @@ struct OperationRequest: Sendable {
     /// The body's `idToken`, when it decodes as a JWT.
     let decodedIDToken: DecodedIDToken?
     let query: [(name: String, value: String)]
+    /// The `{name}` parts of the route's path template.
+    var pathParameters: [String: String] = [:]
+    /// The `Host` header: where the client reached us, for links and issuers it will follow back.
+    var host: String?
     let environment: AuthEnvironment
 
     func queryValue(_ name: String) -> String? {
         query.first { $0.name == name }?.value
     }
 
-    /// Runs `body` in one write transaction with one clock reading for the whole operation, so
-    /// that every timestamp an operation writes agrees (`validSince` ≤ `auth_time` ≤ `iat`).
+    /// `http://<host>`, the emulator as this client reaches it.
+    var origin: String { "http://\(host ?? environment.defaultHost)" }
+
+    /// Runs `body` in one write transaction on this request's scope.
     func write<T>(_ body: (AccountsTransaction) throws -> T) throws -> T {
-        let now = environment.clock.now()
-        return try environment.store.write { try body(AccountsTransaction(store: $0, now: now, request: self)) }
+        try environment.write(in: scope, isPrivileged: isPrivileged, idToken: decodedIDToken, body)
     }
 
     func read<T>(_ body: (AccountsTransaction) throws -> T) throws -> T {
-        let now = environment.clock.now()
-        return try environment.store.read { try body(AccountsTransaction(store: $0, now: now, request: self)) }
+        try environment.read(in: scope, isPrivileged: isPrivileged, idToken: decodedIDToken, body)
     }
 }
 
-/// An operation's view of the store inside its one transaction.
+/// The domain's view of the store inside one transaction: a scope, one clock reading and the
+/// repositories. It does not carry an HTTP request, so start-up import, key generation and the
+/// command line use the same helpers as operations do.
 struct AccountsTransaction {
     let store: StoreTransaction
+    /// One clock reading for the whole transaction, so every timestamp it writes agrees
+    /// (`validSince` ≤ `auth_time` ≤ `iat`).
     let now: Instant
-    let request: OperationRequest
+    let scope: UserScope
+    /// Admin behaviour (`Bearer owner`).
+    let isPrivileged: Bool
+    /// The request's `idToken`, already decoded, so `authenticate` need not parse it again.
+    let decodedIDToken: DecodedIDToken?
+    let environment: AuthEnvironment
 
-    var scope: UserScope { request.scope }
     var users: UserRepository { store.users }
-    var identifiers: any IdentifierSource { request.environment.identifiers }
+    var identifiers: any IdentifierSource { environment.identifiers }
 
     func config() throws -> ProjectConfig {
         try store.projectConfigs.config(for: scope.projectId)
+    }
+}
+
+extension AuthEnvironment {
+    func write<T>(
+        in scope: UserScope, isPrivileged: Bool = false, idToken: DecodedIDToken? = nil,
+        _ body: (AccountsTransaction) throws -> T
+    ) throws -> T {
+        let now = clock.now()
+        return try store.write {
+            try body(
+                AccountsTransaction(
+                    store: $0, now: now, scope: scope, isPrivileged: isPrivileged, decodedIDToken: idToken,
+                    environment: self))
+        }
+    }
+
+    func read<T>(
+        in scope: UserScope, isPrivileged: Bool = false, idToken: DecodedIDToken? = nil,
+        _ body: (AccountsTransaction) throws -> T
+    ) throws -> T {
+        let now = clock.now()
+        return try store.read {
+            try body(
+                AccountsTransaction(
+                    store: $0, now: now, scope: scope, isPrivileged: isPrivileged, decodedIDToken: idToken,
+                    environment: self))
+        }
     }
 }

@@ -12,7 +12,7 @@ struct RequestBody: Sendable {
 
     /// Parses a body and normalises its keys to camelCase (`refresh_token` → `refreshToken`) at
     /// every depth, as the reference emulator does. An empty body is an empty object.
-    init(parsing bytes: [UInt8]) throws(AuthError) {
+    init(parsing bytes: [UInt8], camelCasing: Bool = true) throws(AuthError) {
         guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
             self.init()
             return
@@ -26,16 +26,17 @@ struct RequestBody: Sendable {
         guard case .object(let object) = value else {
             throw AuthError.invalidArgument("Request body must be a JSON object", reason: "parseError")
         }
-        self.init(Self.camelCased(object))
+        self.init(camelCasing ? Self.camelCased(object) : object)
     }
 
-    /// A body built from form fields (`application/x-www-form-urlencoded`), keys camel-cased.
-    init(formFields: [(name: String, value: String)]) {
+    /// A body built from form fields (`application/x-www-form-urlencoded`); the first of a repeated
+    /// field wins.
+    init(formFields: [(name: String, value: String)], camelCasing: Bool = true) {
         var object = JSONObject()
         for field in formFields where object[field.name] == nil {
             object[field.name] = .string(field.value)
         }
-        self.init(Self.camelCased(object))
+        self.init(camelCasing ? Self.camelCased(object) : object)
     }
 
     func has(_ key: String) -> Bool {

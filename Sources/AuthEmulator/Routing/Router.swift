@@ -26,38 +26,47 @@ public struct Router: HTTPHandler {
     }
 
     public func respondToOversizedBody(limit: Int) -> HTTPResponse {
-        Self.render(AuthError.payloadTooLarge(limit: limit))
+        ResponseRenderer.render(AuthError.payloadTooLarge(limit: limit), as: .google)
     }
 
     private func dispatch(_ request: HTTPRequest) -> HTTPResponse {
+        var errorStyle = ErrorStyle.google
         do {
-            return Self.render(status: 200, try run(request))
+            var rewritten = request
+            let legacyBody = try rewriteLegacyPath(&rewritten)
+            guard let (route, parameters) = match(rewritten) else { throw AuthError.notFound }
+            errorStyle = route.operation.errorStyle
+            return ResponseRenderer.render(try run(route, parameters, rewritten, legacyBody: legacyBody))
         } catch let error as AuthError {
-            return Self.render(error)
+            return ResponseRenderer.render(error, as: errorStyle)
         } catch {
+            // The detail is for the log only: SQL and Swift error text never reach the client.
             environment.logger.log(.error, "\(request.method) \(request.path) failed: \(error)")
-            return Self.render(AuthError.internal("INTERNAL_ERROR : \(error)"))
+            return ResponseRenderer.render(AuthError.internal("INTERNAL_ERROR"), as: errorStyle)
         }
     }
 
-    private func run(_ original: HTTPRequest) throws -> JSONObject {
-        var request = original
-        let legacyBody = try rewriteLegacyPath(&request)
-        guard let (route, parameters) = match(request) else { throw AuthError.notFound }
-        let credentials = try Credentials(
-            request: request, logger: environment.logger, defaultProjectId: environment.defaultProjectId)
-        let isPrivileged = try credentials.authorize(route.operation.access)
-        guard let handler = route.operation.handler else {
-            throw AuthError.notImplemented("\(route.operation.id) is not implemented in the Auth Emulator.")
+    private func run(
+        _ route: Route, _ parameters: [String: String], _ request: HTTPRequest, legacyBody: RequestBody?
+    ) throws -> OperationResult {
+        let operation = route.operation
+        var isPrivileged = false
+        if operation.access != .open {
+            let credentials = try Credentials(
+                request: request, logger: environment.logger, defaultProjectId: environment.defaultProjectId)
+            isPrivileged = try credentials.authorize(operation.access)
         }
-        let body = try legacyBody ?? parseBody(request)
+        guard let handler = operation.handler else {
+            throw AuthError.notImplemented("\(operation.id) is not implemented in the Auth Emulator.")
+        }
+        let body = try legacyBody ?? parseBody(request, camelCasing: operation.camelCasesBody)
         let idToken = try body.nonEmptyString("idToken").flatMap(DecodedIDToken.init)
         let scope = try resolveScope(
             parameters: parameters, body: body, idToken: idToken, query: request.query,
-            access: route.operation.access, isPrivileged: isPrivileged)
+            access: operation.access, isPrivileged: isPrivileged)
         let operationRequest = OperationRequest(
             scope: scope, isPrivileged: isPrivileged, body: body, decodedIDToken: idToken, query: request.query,
-            environment: environment)
+            pathParameters: parameters, host: request.headers["host"], environment: environment)
         return try handler(operationRequest)
     }
 
@@ -98,14 +107,15 @@ public struct Router: HTTPHandler {
     /// JSON bodies, whatever the content type says (`curl -d` labels JSON as a form); a real form
     /// body is read as one (the Secure Token service takes them). GET and DELETE bodies are ignored
     /// (the Node Admin SDK sends one with some DELETEs).
-    private func parseBody(_ request: HTTPRequest) throws(AuthError) -> RequestBody {
+    private func parseBody(_ request: HTTPRequest, camelCasing: Bool) throws(AuthError) -> RequestBody {
         guard request.method != "GET", request.method != "DELETE", request.method != "HEAD" else { return RequestBody() }
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
         let looksLikeJSON = request.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
         if contentType.hasPrefix("application/x-www-form-urlencoded"), !looksLikeJSON {
-            return RequestBody(formFields: FormURLEncoding.decode(String(decoding: request.body, as: UTF8.self)))
+            return RequestBody(
+                formFields: FormURLEncoding.decode(String(decoding: request.body, as: UTF8.self)), camelCasing: camelCasing)
         }
-        return try RequestBody(parsing: request.body)
+        return try RequestBody(parsing: request.body, camelCasing: camelCasing)
     }
 
     /// The project and tenant a request works on (reference §1.3).
@@ -141,17 +151,6 @@ public struct Router: HTTPHandler {
             tenantId = tokenTenant
         }
         return UserScope(projectId: projectId, tenantId: tenantId)
-    }
-
-    static func render(status: Int, _ body: JSONObject) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers.set("Content-Type", "application/json; charset=utf-8")
-        return HTTPResponse(status: status, headers: headers, body: JSONValue.object(body).prettyEncoded())
-    }
-
-    static func render(_ error: AuthError) -> HTTPResponse {
-        guard case .object(let body) = error.json else { return HTTPResponse(status: error.httpStatus) }
-        return render(status: error.httpStatus, body)
     }
 }
 

@@ -29,12 +29,12 @@ extension AccountsTransaction {
     /// name an existing user of this scope, not be older than the user's `validSince`, and the user
     /// must be enabled. Signatures and `exp` are not checked (tokens from the emulator are unsigned).
     func authenticate(idToken: String) throws -> AuthenticatedIDToken {
-        let decoded = request.decodedIDToken?.raw == idToken ? request.decodedIDToken : DecodedIDToken(idToken)
+        let decoded = decodedIDToken?.raw == idToken ? decodedIDToken : DecodedIDToken(idToken)
         guard let token = decoded?.jwt, let firebase = token.payload["firebase"]?.objectValue else {
             throw AuthError.invalid("INVALID_ID_TOKEN")
         }
         if token.algorithm != "none" {
-            request.environment.logger.warning(
+            environment.logger.warning(
                 "Received a signed JWT. Auth Emulator does not validate JWTs and IS NOT SECURE")
         }
         if let tenant = firebase["tenant"]?.stringValue {

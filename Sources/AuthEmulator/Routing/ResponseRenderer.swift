@@ -1,0 +1,65 @@
+import HTML
+import HTTPServer
+import JSON
+
+/// Turns an operation's result, or its failure in the operation's error style, into HTTP.
+enum ResponseRenderer {
+    static func render(_ result: OperationResult) -> HTTPResponse {
+        switch result {
+        case .json(let object, let status):
+            return json(object, status: status)
+        case .html(let page, let status):
+            var headers = HTTPHeaders()
+            headers.set("Content-Type", "text/html; charset=utf-8")
+            // Pages are only ever built from escaped templates; this keeps a stray one inert too.
+            headers.set("X-Content-Type-Options", "nosniff")
+            headers.set("Cache-Control", "no-store")
+            return HTTPResponse(status: status, headers: headers, body: Array(page.markup.utf8))
+        case .redirect(let location):
+            var headers = HTTPHeaders()
+            headers.set("Location", location)
+            headers.set("Cache-Control", "no-store")
+            return HTTPResponse(status: 303, headers: headers)
+        }
+    }
+
+    static func render(_ error: AuthError, as style: ErrorStyle) -> HTTPResponse {
+        switch style {
+        case .google:
+            guard case .object(let body) = error.json else { return HTTPResponse(status: error.httpStatus) }
+            return json(body, status: error.httpStatus)
+        case .emulator:
+            return json(["authEmulator": ["error": .string(error.message)]], status: error.httpStatus)
+        case .html:
+            let page = HTML.page(
+                title: "Auth Emulator error",
+                body: "<h1>Auth Emulator</h1><p role=\"alert\">\(error.message)</p>")
+            return render(.html(page, status: error.httpStatus))
+        case .graph:
+            // Graph reports a bad token as OAuthException 190 and other bad requests as 100.
+            let code: Int64 = error.reason == GraphError.invalidTokenReason ? 190 : 100
+            let body: JSONObject = [
+                "error": [
+                    "message": .string(error.message), "type": "OAuthException", "code": .int(code),
+                    "fbtrace_id": "AuthEmulatorFakeGraph",
+                ]
+            ]
+            return json(body, status: error.httpStatus)
+        }
+    }
+
+    private static func json(_ object: JSONObject, status: Int) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", "application/json; charset=utf-8")
+        return HTTPResponse(status: status, headers: headers, body: JSONValue.object(object).prettyEncoded())
+    }
+}
+
+/// Failures of the fake Graph API, in Graph's words.
+enum GraphError {
+    static let invalidTokenReason = "graphInvalidToken"
+
+    static let invalidToken = AuthError(
+        httpStatus: 400, message: "Invalid OAuth access token - Cannot parse access token",
+        reason: invalidTokenReason, status: nil)
+}
