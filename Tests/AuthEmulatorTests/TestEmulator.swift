@@ -21,7 +21,7 @@ final class TestEmulator: Sendable {
         configuration.dataFile = dataFile
         self.clock = clock
         emulator = try AuthEmulator(
-            configuration: configuration, clock: clock, logger: Logger(minimumLevel: .info, sink: logLines.append))
+            configuration: configuration, timeSource: clock, logger: Logger(minimumLevel: .info, sink: logLines.append))
         try emulator.start()
     }
 

@@ -44,37 +44,51 @@ public struct Instant: Sendable, Hashable, Comparable {
     }
 }
 
-/// Where operations read the time. Injected so that tests (and the emulator clock API) control it.
-public protocol Clock: Sendable {
+/// Where the emulator reads real time. Injected so that tests control it. (Not named `Clock`,
+/// which would shadow the standard library's protocol of that name.)
+public protocol TimeSource: Sendable {
     func now() -> Instant
 }
 
-/// The wall clock plus an offset that only moves forward: the emulator's clock, which a test can
-/// advance over HTTP to expire tokens and codes without waiting.
-public final class EmulatorClock: Clock {
-    private let offsetMilliseconds = Locked<Int64>(0)
-    private let wallClock: @Sendable () -> Instant
-
-    public init(wallClock: @escaping @Sendable () -> Instant = EmulatorClock.systemTime) {
-        self.wallClock = wallClock
-    }
+/// The system's wall clock.
+public struct SystemTime: TimeSource {
+    public init() {}
 
     public func now() -> Instant {
-        let offset = offsetMilliseconds.withLock { $0 }
-        return Instant(millisecondsSinceEpoch: wallClock().millisecondsSinceEpoch + offset)
-    }
-
-    public func advance(seconds: Int64) {
-        offsetMilliseconds.withLock { $0 += seconds * 1000 }
-    }
-
-    @Sendable public static func systemTime() -> Instant {
         Instant(millisecondsSinceEpoch: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
 }
 
-/// A fixed clock for tests.
-public final class ManualClock: Clock {
+/// The emulator's clock: real time plus an offset that only moves forward. A test advances it over
+/// HTTP to expire tokens and codes without waiting; the offset is stored, so a `--data` restart
+/// keeps the time the test had reached.
+public final class EmulatorClock: Sendable {
+    private let offsetMilliseconds: Locked<Int64>
+    private let source: any TimeSource
+
+    public init(source: any TimeSource = SystemTime(), offsetMilliseconds: Int64 = 0) {
+        self.source = source
+        self.offsetMilliseconds = Locked(offsetMilliseconds)
+    }
+
+    public func now() -> Instant {
+        let offset = offsetMilliseconds.withLock { $0 }
+        return Instant(millisecondsSinceEpoch: source.now().millisecondsSinceEpoch + offset)
+    }
+
+    public var offset: Int64 { offsetMilliseconds.withLock { $0 } }
+
+    /// Moves the clock forward; time never runs backwards, so a negative amount is refused.
+    func advance(milliseconds: Int64) throws(AuthError) {
+        guard milliseconds >= 0 else {
+            throw AuthError.invalid("INVALID_ARGUMENT : The clock only moves forward; seconds must not be negative.")
+        }
+        offsetMilliseconds.withLock { $0 += milliseconds }
+    }
+}
+
+/// A time source that stands still until a test moves it.
+public final class ManualClock: TimeSource {
     private let current: Locked<Instant>
 
     public init(_ start: Instant) { current = Locked(start) }
