@@ -83,7 +83,7 @@ enum UpdateAccount {
             if changes.revokesTokens, let signInProvider {
                 response.merge(try transaction.saveIssuingTokens(for: &user, signInProvider: signInProvider).json)
             } else {
-                try transaction.users.save(user)
+                try transaction.users.save(&user)
             }
             return response
         }

@@ -78,6 +78,9 @@ public struct UserRecord: Sendable, Equatable {
     public var emailLinkSignin = false
     public var initialEmail: String?
     public var providers: [ProviderUserInfo] = []
+    /// The links as last read from or written to the store (`nil` for a user not stored yet), so
+    /// that saving rewrites them only when they changed.
+    var storedProviders: [ProviderUserInfo]?
 
     public init(localId: String, scope: UserScope, createdAt: Instant) {
         self.localId = localId

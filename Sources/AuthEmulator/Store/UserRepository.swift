@@ -86,6 +86,7 @@ struct UserRepository {
         user.emailLinkSignin = row["email_link_signin"].bool ?? false
         user.initialEmail = row["initial_email"].text
         user.providers = try providers(of: localId, in: scope)
+        user.storedProviders = user.providers
         return user
     }
 
@@ -95,13 +96,13 @@ struct UserRepository {
             SELECT provider_id, raw_id, federated_id, email, display_name, photo_url, screen_name, phone_number
             FROM provider_links WHERE project_id = ? AND tenant_id = ? AND local_id = ? ORDER BY position
             """, [.text(scope.projectId), .text(scope.tenantKey), .text(localId)])
-        return rows.map { row in
-            ProviderUserInfo(
-                providerId: row["provider_id"].text ?? "", rawId: row["raw_id"].text ?? "",
-                federatedId: row["federated_id"].text, email: row["email"].text, displayName: row["display_name"].text,
-                photoUrl: row["photo_url"].text, screenName: row["screen_name"].text,
-                phoneNumber: row["phone_number"].text)
-        }
+        return rows.map(Self.decodeLink)
+    }
+
+    private static func decodeLink(_ row: SQLiteRow) -> ProviderUserInfo {
+        ProviderUserInfo(
+            providerId: row[0].text ?? "", rawId: row[1].text ?? "", federatedId: row[2].text, email: row[3].text,
+            displayName: row[4].text, photoUrl: row[5].text, screenName: row[6].text, phoneNumber: row[7].text)
     }
 
     func localIdExists(_ localId: String, in scope: UserScope) throws -> Bool {
@@ -112,8 +113,9 @@ struct UserRepository {
 
     // MARK: Writes
 
-    /// Inserts or updates `user` and replaces its provider links.
-    func save(_ user: UserRecord) throws {
+    /// Inserts or updates `user`, and replaces its provider links when they changed. A link that
+    /// another user of the scope already holds fails with `FEDERATED_USER_ID_ALREADY_LINKED`.
+    func save(_ user: inout UserRecord) throws {
         let scope = user.scope
         try connection.execute(
             """
@@ -139,11 +141,28 @@ struct UserRepository {
                 SQLiteValue(user.customAttributes), SQLiteValue(user.customAuth), SQLiteValue(user.emailLinkSignin),
                 SQLiteValue(user.initialEmail),
             ])
+        guard user.providers != user.storedProviders else { return }
+        try replaceProviders(of: user)
+        user.storedProviders = user.providers
+    }
+
+    private func replaceProviders(of user: UserRecord) throws {
+        let scope = user.scope
         try connection.execute(
             "DELETE FROM provider_links WHERE project_id = ? AND tenant_id = ? AND local_id = ?",
             [.text(scope.projectId), .text(scope.tenantKey), .text(user.localId)])
         for (position, link) in user.providers.enumerated() {
-            try connection.execute(
+            do {
+                try insertLink(link, position: position, of: user)
+            } catch let error as SQLiteError where error.isConstraintViolation {
+                throw AuthError.invalid("FEDERATED_USER_ID_ALREADY_LINKED")
+            }
+        }
+    }
+
+    private func insertLink(_ link: ProviderUserInfo, position: Int, of user: UserRecord) throws {
+        let scope = user.scope
+        try connection.execute(
                 """
                 INSERT INTO provider_links (project_id, tenant_id, local_id, provider_id, raw_id, federated_id, email,
                     display_name, photo_url, screen_name, phone_number, position)
@@ -155,7 +174,18 @@ struct UserRepository {
                     SQLiteValue(link.displayName), SQLiteValue(link.photoUrl), SQLiteValue(link.screenName),
                     SQLiteValue(link.phoneNumber), .integer(Int64(position)),
                 ])
-        }
+    }
+
+    /// Every link to `providerId` in the scope, oldest user first: the sign-in page's account list.
+    func links(providerId: String, in scope: UserScope, limit: Int) throws -> [ProviderUserInfo] {
+        let rows = try connection.query(
+            """
+            SELECT l.provider_id, l.raw_id, l.federated_id, l.email, l.display_name, l.photo_url, l.screen_name,
+                l.phone_number
+            FROM provider_links l JOIN users u USING (project_id, tenant_id, local_id)
+            WHERE l.project_id = ? AND l.tenant_id = ? AND l.provider_id = ? ORDER BY u.created_at LIMIT ?
+            """, [.text(scope.projectId), .text(scope.tenantKey), .text(providerId), .integer(Int64(limit))])
+        return rows.map(Self.decodeLink)
     }
 
     /// Deletes the user; its provider links go with it. Its refresh tokens stay, so that using one

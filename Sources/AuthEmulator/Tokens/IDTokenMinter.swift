@@ -90,7 +90,7 @@ extension AccountsTransaction {
         secondFactor: JSONObject? = nil
     ) throws -> IssuedTokens {
         user.lastRefreshAt = now
-        try users.save(user)
+        try users.save(&user)
         let refreshToken = RefreshTokenRecord(
             token: identifiers.opaqueToken(bytes: 48), scope: user.scope, localId: user.localId,
             signInProvider: signInProvider, extraClaims: extraClaims.flatMap { $0.isEmpty ? nil : $0 },

@@ -29,7 +29,7 @@ enum SecureToken {
                 throw AuthError.invalid("TOKEN_EXPIRED")
             }
             user.lastRefreshAt = transaction.now
-            try transaction.users.save(user)
+            try transaction.users.save(&user)
             let idToken = IDTokenMinter.mint(
                 for: user, signInProvider: record.signInProvider, extraClaims: record.extraClaims,
                 secondFactor: record.secondFactor, now: transaction.now)
