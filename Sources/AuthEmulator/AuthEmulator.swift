@@ -10,6 +10,7 @@ public final class AuthEmulator: Sendable {
         /// `nil` keeps everything in memory (a fresh emulator per run).
         public var dataFile: String?
         public var logLevel = LogLevel.info
+        public var idpTokenMode = IdPTokenMode.lenient
         public var threadCount = HTTPServer.defaultThreadCount
 
         public init() {}
@@ -20,14 +21,17 @@ public final class AuthEmulator: Sendable {
     private let server: HTTPServer
 
     public init(
-        configuration: Configuration, clock: any Clock = EmulatorClock(),
+        configuration: Configuration, timeSource: any TimeSource = SystemTime(),
         identifiers: any IdentifierSource = SecureIdentifierSource(), logger: Logger? = nil
     ) throws {
         self.configuration = configuration
         let store = try AuthStore(location: configuration.dataFile.map { .file($0) } ?? .inMemory)
+        let clock = EmulatorClock(source: timeSource, offsetMilliseconds: try store.read { try $0.emulatorState.clockOffset() })
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         environment = AuthEnvironment(
             store: store, clock: clock, identifiers: identifiers,
-            logger: logger ?? Logger(minimumLevel: configuration.logLevel), defaultProjectId: configuration.projectId)
+            logger: logger ?? Logger(minimumLevel: configuration.logLevel), defaultProjectId: configuration.projectId,
+            idpTokenMode: configuration.idpTokenMode, defaultHost: "\(host):\(configuration.port)")
         let router = Router(environment: environment, routes: RouteTable.routes)
         server = HTTPServer(
             configuration: HTTPServer.Configuration(

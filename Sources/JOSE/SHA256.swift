@@ -23,10 +23,11 @@ public enum SHA256 {
     }
 }
 
-enum Hex {
+/// Lowercase hexadecimal, as digests are written in nonces and fingerprints.
+public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
-    static func lowercase(_ bytes: [UInt8]) -> String {
+    public static func lowercase(_ bytes: [UInt8]) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count * 2)
         for byte in bytes {

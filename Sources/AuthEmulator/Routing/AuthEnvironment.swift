@@ -1,20 +1,39 @@
-/// What every operation shares: the store, the clock, identifiers and the log.
+/// What every operation shares: the store, the clock, identifiers, the fake providers' keys and the log.
 public struct AuthEnvironment: Sendable {
     public let store: AuthStore
-    public let clock: any Clock
+    public let clock: EmulatorClock
     public let identifiers: any IdentifierSource
     public let logger: Logger
     /// The project every API key and `Bearer owner` maps to.
     public let defaultProjectId: String
+    /// Whether unsigned and foreign provider tokens are accepted (DESIGN §2.1).
+    public let idpTokenMode: IdPTokenMode
+    /// `host:port` for links when a request names no `Host`.
+    public let defaultHost: String
+    let keyring: ProviderKeyring
+    let providerAudiences = ProviderSettingsCache()
 
     public init(
-        store: AuthStore, clock: any Clock, identifiers: any IdentifierSource = SecureIdentifierSource(), logger: Logger,
-        defaultProjectId: String
+        store: AuthStore, clock: EmulatorClock, identifiers: any IdentifierSource = SecureIdentifierSource(),
+        logger: Logger, defaultProjectId: String, idpTokenMode: IdPTokenMode = .lenient,
+        defaultHost: String = "127.0.0.1:9099"
     ) {
         self.store = store
         self.clock = clock
         self.identifiers = identifiers
         self.logger = logger
         self.defaultProjectId = defaultProjectId
+        self.idpTokenMode = idpTokenMode
+        self.defaultHost = defaultHost
+        keyring = ProviderKeyring(store: store)
     }
+}
+
+/// `--idp-tokens`: how signInWithIdp treats provider tokens it cannot verify.
+public enum IdPTokenMode: String, Sendable, Equatable {
+    /// Unsigned tokens and tokens signed by keys we do not hold are accepted with a warning, as
+    /// the official emulator accepts everything.
+    case lenient
+    /// Only tokens our fake providers signed are accepted.
+    case strict
 }

@@ -25,7 +25,8 @@ enum RouteTable {
             "identitytoolkit.accounts.createAuthUri", .apiKeyOrOwner, CreateAuthUri.run)),
         Route("POST", "\(v1)/accounts:signInWithCustomToken", Operation(
             "identitytoolkit.accounts.signInWithCustomToken", .apiKeyOrOwner, SignInWithCustomToken.run)),
-        Route("POST", "\(v1)/accounts:signInWithIdp", .unimplemented("identitytoolkit.accounts.signInWithIdp")),
+        Route("POST", "\(v1)/accounts:signInWithIdp", Operation(
+            "identitytoolkit.accounts.signInWithIdp", .apiKeyOrOwner, SignInWithIdp.run)),
         Route("POST", "\(v1)/accounts:sendOobCode", .unimplemented("identitytoolkit.accounts.sendOobCode")),
         Route("POST", "\(v1)/accounts:resetPassword", .unimplemented("identitytoolkit.accounts.resetPassword")),
         Route("POST", "\(v1)/accounts:signInWithEmailLink", .unimplemented("identitytoolkit.accounts.signInWithEmailLink")),
@@ -72,7 +73,7 @@ enum RouteTable {
         Route("POST", "\(v2)/accounts/passkeyEnrollment:finalize", .unimplemented("identitytoolkit.accounts.passkeyEnrollment.finalize", .apiKeyOnly)),
         Route("POST", "\(v2)/accounts/passkeySignIn:start", .unimplemented("identitytoolkit.accounts.passkeySignIn.start", .apiKeyOnly)),
         Route("POST", "\(v2)/accounts/passkeySignIn:finalize", .unimplemented("identitytoolkit.accounts.passkeySignIn.finalize", .apiKeyOnly)),
-        Route("POST", "\(v2)/accounts:revokeToken", .unimplemented("identitytoolkit.accounts.revokeToken")),
+        Route("POST", "\(v2)/accounts:revokeToken", Operation("identitytoolkit.accounts.revokeToken", .apiKeyOrOwner, RevokeToken.run)),
         Route("GET", "\(v2)/passwordPolicy", .unimplemented("identitytoolkit.getPasswordPolicy")),
         Route("GET", "\(v2)/recaptchaConfig", .unimplemented("identitytoolkit.getRecaptchaConfig")),
         Route("GET", "\(v2)/projects/{targetProjectId}/config", .unimplemented("identitytoolkit.projects.getConfig")),
@@ -82,7 +83,17 @@ enum RouteTable {
         Route("GET", "\(v2)/projects/{targetProjectId}/tenants/{tenantId}", .unimplemented("identitytoolkit.projects.tenants.get")),
         Route("PATCH", "\(v2)/projects/{targetProjectId}/tenants/{tenantId}", .unimplemented("identitytoolkit.projects.tenants.patch")),
         Route("DELETE", "\(v2)/projects/{targetProjectId}/tenants/{tenantId}", .unimplemented("identitytoolkit.projects.tenants.delete")),
-    ]
+    ] + ["\(v2)/projects/{targetProjectId}", "\(v2)/projects/{targetProjectId}/tenants/{tenantId}"].flatMap { base -> [Route] in
+        let configs = "\(base)/defaultSupportedIdpConfigs"
+        let id = "identitytoolkit.projects.defaultSupportedIdpConfigs"
+        return [
+            Route("POST", configs, Operation("\(id).create", .apiKeyOrOwner, ProviderConfigOperations.create)),
+            Route("GET", configs, Operation("\(id).list", .apiKeyOrOwner, ProviderConfigOperations.list)),
+            Route("GET", "\(configs)/{idpId}", Operation("\(id).get", .apiKeyOrOwner, ProviderConfigOperations.get)),
+            Route("PATCH", "\(configs)/{idpId}", Operation("\(id).patch", .apiKeyOrOwner, ProviderConfigOperations.update)),
+            Route("DELETE", "\(configs)/{idpId}", Operation("\(id).delete", .apiKeyOrOwner, ProviderConfigOperations.delete)),
+        ]
+    }
 
     // MARK: Secure Token
 
@@ -106,5 +117,37 @@ enum RouteTable {
                 "emulator.config.get", .open, EmulatorOperations.getConfig)),
             Route("PATCH", "emulator/v1/projects/{projectId}/config", Operation(
                 "emulator.config.update", .open, EmulatorOperations.updateConfig)),
-        ]
+            Route("GET", "emulator/v1/clock", Operation("emulator.clock.get", .open, ClockOperations.now)),
+            Route("POST", "emulator/v1/clock:advance", Operation("emulator.clock.advance", .open, ClockOperations.advance)),
+        ] + fakeProviderRoutes + pageRoutes
+
+    // MARK: The fake identity providers (DESIGN §3)
+
+    private static let idp = "emulator/v1/idp"
+
+    private static let fakeProviderRoutes: [Route] = [
+        // Apple's and Facebook's own routes first: `{idp}` would match their names too.
+        Route("GET", "\(idp)/apple.com/revocations", Operation("emulator.idp.apple.revocations", .open, FakeProviderOperations.revocations)),
+        Route("GET", "\(idp)/apple.com/relay", Operation("emulator.idp.apple.relay.list", .open, FakeProviderOperations.relayAddresses)),
+        Route("PATCH", "\(idp)/apple.com/relay/{address}", Operation(
+            "emulator.idp.apple.relay.update", .open, FakeProviderOperations.updateRelayAddress)),
+        Route("GET", "\(idp)/facebook.com/me", Operation(
+            "emulator.idp.facebook.me", .open, FakeProviderOperations.graphMe).rendering(errorsAs: .graph)),
+        Route("GET", "\(idp)/{idp}/.well-known/openid-configuration", Operation(
+            "emulator.idp.discovery", .open, FakeProviderOperations.discovery)),
+        Route("GET", "\(idp)/{idp}/jwks", Operation("emulator.idp.jwks", .open, FakeProviderOperations.jwks)),
+        Route("POST", "\(idp)/{idp}/tokens", Operation("emulator.idp.tokens", .open, FakeProviderOperations.mint).keepingBodyKeys()),
+        Route("POST", "\(idp)/{idp}/keys:rotate", Operation("emulator.idp.keys.rotate", .open, FakeProviderOperations.rotateKey)),
+    ]
+
+    // MARK: Pages a browser opens
+
+    private static let pageRoutes: [Route] = [
+        Route("GET", "emulator/auth/handler", Operation(
+            "emulator.auth.handler", .open, result: HeadfulSignInPage.show).rendering(errorsAs: .emulator)),
+        Route("POST", "emulator/auth/handler", Operation(
+            "emulator.auth.handler.submit", .open, result: HeadfulSignInPage.complete).rendering(errorsAs: .html).keepingBodyKeys()),
+        Route("GET", "emulator/auth/iframe", Operation(
+            "emulator.auth.iframe", .open, result: HeadfulSignInPage.helperIframe).rendering(errorsAs: .emulator)),
+    ]
 }

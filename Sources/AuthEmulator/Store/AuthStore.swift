@@ -22,10 +22,16 @@ struct StoreTransaction {
     let users: UserRepository
     let refreshTokens: RefreshTokenRepository
     let projectConfigs: ProjectConfigRepository
+    let emulatorState: EmulatorStateRepository
+    let fakeProviders: FakeProviderRepository
+    let providerConfigs: ProviderConfigRepository
 
     init(connection: SQLiteConnection) {
         users = UserRepository(connection: connection)
         refreshTokens = RefreshTokenRepository(connection: connection)
         projectConfigs = ProjectConfigRepository(connection: connection)
+        emulatorState = EmulatorStateRepository(connection: connection)
+        fakeProviders = FakeProviderRepository(connection: connection)
+        providerConfigs = ProviderConfigRepository(connection: connection)
     }
 }

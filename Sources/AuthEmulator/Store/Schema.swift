@@ -69,5 +69,80 @@ enum Schema {
                 );
                 CREATE INDEX refresh_tokens_by_user ON refresh_tokens (project_id, tenant_id, local_id);
                 """),
+            Migration(
+            version: 2, name: "federation",
+            sql: """
+                -- "Already linked" holds in the database: one user per (provider, raw id). Version 1
+                -- let linkProviderUserInfo store duplicates; the oldest link of each is kept.
+                DELETE FROM provider_links WHERE rowid NOT IN (
+                    SELECT MIN(rowid) FROM provider_links GROUP BY project_id, tenant_id, provider_id, raw_id);
+                DROP INDEX provider_links_by_identity;
+                CREATE UNIQUE INDEX provider_links_by_identity
+                    ON provider_links (project_id, tenant_id, provider_id, raw_id);
+                -- Emulator-wide values that survive a restart with --data (the clock's offset).
+                CREATE TABLE emulator_state (
+                    name TEXT PRIMARY KEY,
+                    value TEXT NOT NULL
+                );
+                -- The fake identity providers' signing keys. Retired keys stay published in the JWKS.
+                CREATE TABLE idp_keys (
+                    kid TEXT PRIMARY KEY,
+                    provider_id TEXT NOT NULL,
+                    algorithm TEXT NOT NULL,
+                    private_key_pem TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    retired_at INTEGER
+                );
+                CREATE UNIQUE INDEX idp_keys_active ON idp_keys (provider_id, algorithm) WHERE retired_at IS NULL;
+                -- The fake providers' own users: who was minted or added on the sign-in page.
+                CREATE TABLE idp_accounts (
+                    provider_id TEXT NOT NULL,
+                    sub TEXT NOT NULL,
+                    email TEXT,
+                    name TEXT,
+                    picture TEXT,
+                    hide_email INTEGER NOT NULL DEFAULT 0,
+                    created_at INTEGER NOT NULL,
+                    PRIMARY KEY (provider_id, sub)
+                );
+                -- Opaque access tokens the providers issued (Facebook's classic token, resolved by /me).
+                CREATE TABLE idp_access_tokens (
+                    token TEXT PRIMARY KEY,
+                    provider_id TEXT NOT NULL,
+                    sub TEXT NOT NULL,
+                    claims TEXT NOT NULL,
+                    expires_at INTEGER NOT NULL
+                );
+                CREATE TABLE apple_authorization_codes (
+                    code TEXT PRIMARY KEY,
+                    sub TEXT NOT NULL,
+                    audience TEXT NOT NULL,
+                    issued_at INTEGER NOT NULL
+                );
+                CREATE TABLE apple_revocations (
+                    code TEXT NOT NULL,
+                    sub TEXT NOT NULL,
+                    project_id TEXT NOT NULL,
+                    revoked_at INTEGER NOT NULL
+                );
+                -- Hide My Email: one relay address per (Apple user, audience), forwarding to the real one.
+                CREATE TABLE apple_relay_addresses (
+                    address TEXT PRIMARY KEY,
+                    sub TEXT NOT NULL,
+                    audience TEXT NOT NULL,
+                    forward_to TEXT NOT NULL,
+                    forwarding INTEGER NOT NULL DEFAULT 1,
+                    created_at INTEGER NOT NULL,
+                    UNIQUE (sub, audience)
+                );
+                -- Production's provider settings (defaultSupportedIdpConfigs): client ids a token's aud must match.
+                CREATE TABLE idp_configs (
+                    project_id TEXT NOT NULL,
+                    tenant_id TEXT NOT NULL,
+                    provider_id TEXT NOT NULL,
+                    config TEXT NOT NULL,
+                    PRIMARY KEY (project_id, tenant_id, provider_id)
+                );
+                """),
     ]
 }

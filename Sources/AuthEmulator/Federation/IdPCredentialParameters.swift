@@ -1,0 +1,63 @@
+import Foundation
+
+/// The credential parameters of a signInWithIdp request (reference §3.1 step 3): `requestUri`'s
+/// query, overwritten by `postBody`, overwritten by `requestUri`'s fragment.
+struct IdPCredentialParameters: Sendable {
+    private(set) var values: [String: String] = [:]
+    /// The request URI without its fragment, for error messages.
+    let normalizedRequestUri: String
+
+    init(requestUri: String?, postBody: String?) throws(AuthError) {
+        guard let requestUri, !requestUri.isEmpty else { throw AuthError.invalid("MISSING_REQUEST_URI") }
+        guard Self.hasScheme(requestUri) else { throw AuthError.invalid("INVALID_REQUEST_URI") }
+        var withoutFragment = requestUri
+        var fragment: Substring?
+        if let hash = requestUri.firstIndex(of: "#") {
+            withoutFragment = String(requestUri[..<hash])
+            fragment = requestUri[requestUri.index(after: hash)...]
+        }
+        normalizedRequestUri = withoutFragment
+        if let question = withoutFragment.firstIndex(of: "?") {
+            merge(Self.formPairs(withoutFragment[withoutFragment.index(after: question)...]))
+        }
+        if let postBody { merge(Self.lenientPairs(postBody)) }
+        if let fragment { merge(Self.formPairs(fragment)) }
+    }
+
+    subscript(name: String) -> String? {
+        guard let value = values[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    private mutating func merge(_ pairs: [(String, String)]) {
+        for (name, value) in pairs { values[name] = value }
+    }
+
+    /// `scheme:` first, as an absolute URL must start (`http://localhost`, `app-1-2://firebaseauth/link`).
+    private static func hasScheme(_ uri: String) -> Bool {
+        guard let colon = uri.firstIndex(of: ":"), colon != uri.startIndex else { return false }
+        let scheme = uri[..<colon]
+        return scheme.first!.isLetter
+            && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
+
+    /// URL query semantics: `+` is a space, `%XX` decoded. Later pairs win.
+    private static func formPairs(_ text: Substring) -> [(String, String)] {
+        FormURLEncoding.decode(String(text)).map { ($0.name, $0.value) }
+    }
+
+    /// The Apple SDK writes `postBody` from `URLComponents.query`, the percent-DECODED form, so raw
+    /// JWTs, nonces and the Apple `user` JSON arrive unescaped; other SDKs percent-encode. So: split
+    /// at `&`, then at the first `=`, keep `+` as it is, and decode `%XX` only where that gives
+    /// valid UTF-8.
+    static func lenientPairs(_ text: String) -> [(String, String)] {
+        text.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ part: Substring) -> String {
+                guard part.contains("%") else { return String(part) }
+                return part.removingPercentEncoding ?? String(part)
+            }
+            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
+        }
+    }
+}
