@@ -33,7 +33,9 @@ let package = Package(
         // Escaping HTML templates for the pages the emulator serves.
         .target(name: "HTML"),
         .target(name: "AuthEmulator", dependencies: ["HTTPServer", "SQLiteStore", "JOSE", "JSON", "HTML"]),
-        .executableTarget(name: "auth-emulator", dependencies: ["AuthEmulator"]),
+        // Outbound HTTP/1.1 (mint --server, blocking functions), on plain sockets.
+        .target(name: "HTTPClient"),
+        .executableTarget(name: "auth-emulator", dependencies: ["AuthEmulator", "HTTPClient", "JSON"]),
         // A raw HTTP/1.1 client over a real socket, for the test targets only.
         .target(name: "HTTPTestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
@@ -41,6 +43,7 @@ let package = Package(
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"]),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer"]),
         .testTarget(
             name: "AuthEmulatorTests",
             dependencies: ["AuthEmulator", "HTTPServer", "HTTPTestSupport", "JOSE", "JSON", "SQLiteStore", "HTML"]

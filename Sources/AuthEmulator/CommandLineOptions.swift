@@ -1,8 +1,11 @@
+import JSON
+
 /// The `auth-emulator` command line (DESIGN §3), parsed into a configuration. Lives here rather
 /// than in the executable so that tests can reach it.
 public enum CommandLineOptions {
     public enum Outcome: Equatable {
         case run(AuthEmulator.Configuration)
+        case mint(MintCommand)
         case help
         case version
     }
@@ -15,17 +18,28 @@ public enum CommandLineOptions {
 
     public static let usage = """
         usage: auth-emulator [--host 127.0.0.1] [--port 9099] [--project demo-project] [--data FILE]
-                             [--log-level debug|info|warn|error]
+                             [--idp-tokens lenient|strict] [--log-level debug|info|warn|error]
+               auth-emulator mint IDP [--email …] [--hide-email] [--nonce …] [--name …] [--sub …]
+                             [--audience …] [--server URL]
 
           --host        address to listen on (default 127.0.0.1)
           --port        port to listen on, 0 for any free port (default 9099)
           --project     the project every API key maps to (default demo-project)
           --data        keep state in this SQLite file across restarts (default: in memory)
+          --idp-tokens  lenient accepts unsigned provider tokens as the official emulator does;
+                        strict accepts only tokens the fake providers signed (default lenient)
           --log-level   how much to log; info logs one line per request (default info)
           --help, --version
+
+          mint          asks a running emulator's fake provider IDP (apple.com, facebook.com,
+                        google.com, yahoo.com, or any id) for a signed token and prints the answer
+                        as JSON; --server defaults to $FIREBASE_AUTH_EMULATOR_HOST or 127.0.0.1:9099
         """
 
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Outcome {
+    public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> Outcome {
+        if arguments.first == "mint" {
+            return .mint(try MintCommand.parse(Array(arguments.dropFirst()), environment: environment))
+        }
         var configuration = AuthEmulator.Configuration()
         var remaining = arguments[...]
         while let flag = remaining.popFirst() {
@@ -62,6 +76,12 @@ public enum CommandLineOptions {
                 let path = try value()
                 guard !path.isEmpty else { throw UsageError(description: "--data must name a file") }
                 configuration.dataFile = path
+            case "--idp-tokens":
+                let text = try value()
+                guard let mode = IdPTokenMode(rawValue: text) else {
+                    throw UsageError(description: "--idp-tokens must be lenient or strict, not \(text)")
+                }
+                configuration.idpTokenMode = mode
             case "--log-level":
                 let text = try value()
                 guard let level = LogLevel(name: text) else {
@@ -81,3 +101,55 @@ public enum CommandLineOptions {
     }
 }
 
+/// `auth-emulator mint IDP …`: asks a running emulator's fake provider for a token (DESIGN §3).
+public struct MintCommand: Equatable, Sendable {
+    public let providerId: String
+    /// `http://host:port` of the running emulator.
+    public let server: String
+    /// The mint route's body, as `POST /emulator/v1/idp/{idp}/tokens` takes it.
+    public let body: [String: String]
+    public let hideEmail: Bool
+
+    public var url: String { "\(server)/emulator/v1/idp/\(URIComponent.encode(providerId))/tokens" }
+
+    /// The body as JSON text.
+    public var jsonBody: String {
+        var object = JSONObject()
+        for key in body.keys.sorted() { object[key] = .string(body[key]!) }
+        if hideEmail { object["hideEmail"] = true }
+        return object.compactString
+    }
+
+    private static let valueFlags = [
+        "--email": "email", "--nonce": "nonce", "--name": "name", "--sub": "sub", "--audience": "audience",
+        "--picture": "picture", "--alg": "alg",
+    ]
+
+    static func parse(_ arguments: [String], environment: [String: String]) throws(CommandLineOptions.UsageError) -> MintCommand {
+        var remaining = arguments[...]
+        guard let providerId = remaining.popFirst(), !providerId.hasPrefix("-") else {
+            throw CommandLineOptions.UsageError(description: "mint needs a provider id, e.g. mint apple.com")
+        }
+        var server = environment["FIREBASE_AUTH_EMULATOR_HOST"].map { "http://\($0)" } ?? "http://127.0.0.1:9099"
+        var body: [String: String] = [:]
+        var hideEmail = false
+        while let flag = remaining.popFirst() {
+            if flag == "--hide-email" {
+                hideEmail = true
+                continue
+            }
+            guard let next = remaining.popFirst() else {
+                throw CommandLineOptions.UsageError(description: "\(flag) needs a value")
+            }
+            if flag == "--server" {
+                server = next.hasPrefix("http://") ? next : "http://\(next)"
+                while server.hasSuffix("/") { server.removeLast() }
+            } else if let key = valueFlags[flag] {
+                body[key] = next
+            } else {
+                throw CommandLineOptions.UsageError(description: "unknown mint option \(flag)")
+            }
+        }
+        return MintCommand(providerId: providerId, server: server, body: body, hideEmail: hideEmail)
+    }
+}

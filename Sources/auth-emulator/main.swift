@@ -1,14 +1,16 @@
 import AuthEmulator
 import Dispatch
 import Foundation
+import HTTPClient
 
 // Thin by design: parse flags, start, wait for a signal, stop.
 
 let started = DispatchTime.now()
 let configuration: AuthEmulator.Configuration
 do {
-    switch try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+    switch try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) {
     case .run(let parsed): configuration = parsed
+    case .mint(let command): exit(mint(command))
     case .help:
         print(CommandLineOptions.usage)
         exit(0)
@@ -19,6 +21,24 @@ do {
 } catch {
     FileHandle.standardError.write(Data("auth-emulator: \(error)\n\(CommandLineOptions.usage)\n".utf8))
     exit(2)
+}
+
+/// Prints the running emulator's mint answer; non-zero when it cannot be reached or refuses.
+func mint(_ command: MintCommand) -> Int32 {
+    do {
+        let response = try HTTPClient.send(
+            "POST", command.url, headers: [("Content-Type", "application/json")], body: Array(command.jsonBody.utf8))
+        let text = String(decoding: response.body, as: UTF8.self)
+        guard response.status == 200 else {
+            FileHandle.standardError.write(Data("auth-emulator mint: \(command.server) answered \(response.status): \(text)\n".utf8))
+            return 1
+        }
+        print(text)
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("auth-emulator mint: cannot reach \(command.server): \(error)\n".utf8))
+        return 1
+    }
 }
 
 let emulator: AuthEmulator

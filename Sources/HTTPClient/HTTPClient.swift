@@ -1,0 +1,162 @@
+import Glibc
+
+/// A small blocking HTTP/1.1 client for the emulator's own outbound calls (`mint --server`,
+/// later blocking functions): name resolution, one request per connection, a deadline for the
+/// whole exchange, Content-Length, chunked and read-to-close bodies. Plain `http://` only.
+/// Foundation's URLSession is not used: on Linux it pulls in libcurl and breaks a static build.
+public enum HTTPClient {
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    public struct Response: Sendable {
+        public let status: Int
+        public let headers: [(name: String, value: String)]
+        public let body: [UInt8]
+
+        public func header(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    /// Sends one request to `url` (`http://host[:port]/path?query`) and reads the whole answer,
+    /// failing once `timeoutSeconds` have passed without progress.
+    public static func send(
+        _ method: String, _ url: String, headers: [(String, String)] = [], body: [UInt8] = [],
+        timeoutSeconds: Int = 10
+    ) throws -> Response {
+        let target = try Target(url)
+        let socket = try connect(to: target, timeoutSeconds: timeoutSeconds)
+        defer { close(socket) }
+        var head = "\(method) \(target.path) HTTP/1.1\r\nHost: \(target.hostHeader)\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty || method == "POST" || method == "PUT" || method == "PATCH" {
+            head += "Content-Length: \(body.count)\r\n"
+        }
+        try write(Array((head + "\r\n").utf8) + body, to: socket)
+        return try ResponseParser.parse(try readAll(from: socket))
+    }
+
+    struct Target {
+        let host: String
+        let port: String
+        let path: String
+        var hostHeader: String { port == "80" ? host : "\(host):\(port)" }
+
+        init(_ url: String) throws {
+            guard url.hasPrefix("http://") else { throw Failure("only http:// URLs are supported, not \(url)") }
+            let rest = url.dropFirst("http://".count)
+            let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+            let authority = rest[..<slash]
+            path = slash == rest.endIndex ? "/" : String(rest[slash...])
+            if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+                host = String(authority[authority.index(after: authority.startIndex)..<close])
+                let after = authority[authority.index(after: close)...]
+                port = after.hasPrefix(":") ? String(after.dropFirst()) : "80"
+            } else if let colon = authority.lastIndex(of: ":") {
+                host = String(authority[..<colon])
+                port = String(authority[authority.index(after: colon)...])
+            } else {
+                host = String(authority)
+                port = "80"
+            }
+            guard !host.isEmpty, UInt16(port) != nil else { throw Failure("bad host or port in \(url)") }
+        }
+    }
+
+    private static func connect(to target: Target, timeoutSeconds: Int) throws -> Int32 {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var results: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(target.host, target.port, &hints, &results)
+        guard status == 0, let first = results else {
+            throw Failure("cannot resolve \(target.host): \(String(cString: gai_strerror(status)))")
+        }
+        defer { freeaddrinfo(results) }
+        var lastError = "no address"
+        var candidate: UnsafeMutablePointer<addrinfo>? = first
+        while let address = candidate {
+            candidate = address.pointee.ai_next
+            let socket = Glibc.socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+            guard socket >= 0 else { continue }
+            var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            if Glibc.connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return socket }
+            lastError = String(cString: strerror(errno))
+            close(socket)
+        }
+        throw Failure("cannot connect to \(target.hostHeader): \(lastError)")
+    }
+
+    private static func write(_ bytes: [UInt8], to socket: Int32) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { throw Failure("send failed: \(String(cString: strerror(errno)))") }
+            offset += written
+        }
+    }
+
+    /// With `Connection: close` the server ends the stream after the answer.
+    private static func readAll(from socket: Int32) throws -> [UInt8] {
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return received }
+            guard count > 0 else {
+                throw Failure(errno == EAGAIN ? "timed out waiting for the answer" : "recv failed: \(String(cString: strerror(errno)))")
+            }
+            received += chunk[..<count]
+            guard received.count <= 64 << 20 else { throw Failure("answer larger than 64 MiB") }
+        }
+    }
+}
+
+/// Parses a complete HTTP/1.1 response: status line, headers, and a body framed by
+/// Content-Length, chunked encoding, or the end of the stream.
+enum ResponseParser {
+    static func parse(_ bytes: [UInt8]) throws -> HTTPClient.Response {
+        guard let end = (0..<max(0, bytes.count - 3)).first(where: { bytes[$0..<$0 + 4].elementsEqual([13, 10, 13, 10]) })
+        else { throw HTTPClient.Failure("the answer has no complete header") }
+        let lines = String(decoding: bytes[..<end], as: UTF8.self).split(separator: "\r\n").map(String.init)
+        let statusLine = lines.first?.split(separator: " ") ?? []
+        guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."), let status = Int(statusLine[1]) else {
+            throw HTTPClient.Failure("bad status line")
+        }
+        let headers = lines.dropFirst().map { line -> (name: String, value: String) in
+            let colon = line.firstIndex(of: ":") ?? line.endIndex
+            return (String(line[..<colon]), String(line[colon...].dropFirst().drop { $0 == " " }))
+        }
+        let response = HTTPClient.Response(status: status, headers: headers, body: [])
+        let rest = Array(bytes[(end + 4)...])
+        if response.header("Transfer-Encoding")?.lowercased().contains("chunked") == true {
+            return HTTPClient.Response(status: status, headers: headers, body: try dechunk(rest))
+        }
+        if let length = response.header("Content-Length").flatMap({ Int($0) }) {
+            guard rest.count >= length else { throw HTTPClient.Failure("the answer ended before its body") }
+            return HTTPClient.Response(status: status, headers: headers, body: Array(rest[..<length]))
+        }
+        return HTTPClient.Response(status: status, headers: headers, body: rest)
+    }
+
+    static func dechunk(_ bytes: [UInt8]) throws -> [UInt8] {
+        var body: [UInt8] = []
+        var index = 0
+        while true {
+            guard let lineEnd = (index..<max(index, bytes.count - 1)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 })
+            else { throw HTTPClient.Failure("bad chunk header") }
+            let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";")[0]
+            guard let size = Int(sizeText.filter { $0 != " " }, radix: 16) else {
+                throw HTTPClient.Failure("bad chunk size")
+            }
+            index = lineEnd + 2
+            if size == 0 { return body }
+            guard index + size <= bytes.count else { throw HTTPClient.Failure("the answer ended inside a chunk") }
+            body += bytes[index..<index + size]
+            index += size + 2
+        }
+    }
+}
