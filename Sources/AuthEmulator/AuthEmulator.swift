@@ -22,7 +22,8 @@ public final class AuthEmulator: Sendable {
 
     public init(
         configuration: Configuration, timeSource: any TimeSource = SystemTime(),
-        identifiers: any IdentifierSource = SecureIdentifierSource(), logger: Logger? = nil
+        identifiers: any IdentifierSource = SecureIdentifierSource(), logger: Logger? = nil,
+        makeProviderKey: @escaping ProviderKeyring.KeyFactory = ProviderKeyring.freshKey
     ) throws {
         self.configuration = configuration
         let store = try AuthStore(location: configuration.dataFile.map { .file($0) } ?? .inMemory)
@@ -31,7 +32,8 @@ public final class AuthEmulator: Sendable {
         environment = AuthEnvironment(
             store: store, clock: clock, identifiers: identifiers,
             logger: logger ?? Logger(minimumLevel: configuration.logLevel), defaultProjectId: configuration.projectId,
-            idpTokenMode: configuration.idpTokenMode, defaultHost: "\(host):\(configuration.port)")
+            idpTokenMode: configuration.idpTokenMode, defaultHost: "\(host):\(configuration.port)",
+            makeProviderKey: makeProviderKey)
         let router = Router(environment: environment, routes: RouteTable.routes)
         server = HTTPServer(
             configuration: HTTPServer.Configuration(

@@ -14,14 +14,20 @@ final class TestEmulator: Sendable {
     let clock: ManualClock
     let logLines = LogCapture()
 
-    init(dataFile: String? = nil, clock: ManualClock = ManualClock(TestEmulator.start)) throws {
+    init(
+        dataFile: String? = nil, clock: ManualClock = ManualClock(TestEmulator.start),
+        idpTokenMode: IdPTokenMode = .lenient
+    ) throws {
         var configuration = AuthEmulator.Configuration()
         configuration.port = 0
         configuration.projectId = Self.project
         configuration.dataFile = dataFile
+        configuration.idpTokenMode = idpTokenMode
         self.clock = clock
+        let keys = TestProviderKeys()
         emulator = try AuthEmulator(
-            configuration: configuration, timeSource: clock, logger: Logger(minimumLevel: .info, sink: logLines.append))
+            configuration: configuration, timeSource: clock, logger: Logger(minimumLevel: .info, sink: logLines.append),
+            makeProviderKey: { try keys.next($0) })
         try emulator.start()
     }
 
@@ -83,6 +89,22 @@ final class TestEmulator: Sendable {
     @discardableResult
     func signUp(_ email: String, _ password: String = "secret123") throws -> Reply {
         try client("signUp", ["email": .string(email), "password": .string(password), "returnSecureToken": true])
+    }
+}
+
+/// Hands each emulator the RSA keys of one pool made once per test process (an RSA key takes
+/// about 0.3 s to make), in order, so a rotation still gets a new key.
+final class TestProviderKeys: Sendable {
+    private static let pool: [SigningKey] = (0..<4).map { _ in try! SigningKey.generateRSA() }
+    private let handedOut = Locked(0)
+
+    func next(_ algorithm: JWSAlgorithm) throws -> SigningKey {
+        guard algorithm == .rs256 else { return try SigningKey.generateP256() }
+        let index = handedOut.withLock { count in
+            defer { count += 1 }
+            return count
+        }
+        return index < Self.pool.count ? Self.pool[index] : try SigningKey.generateRSA()
     }
 }
 

@@ -6,7 +6,7 @@ import JSON
 /// Keys are made lazily, outside any transaction (an RSA key takes about 0.3 s here, and in memory
 /// every reader waits on the writer), then inserted with `ON CONFLICT DO NOTHING`: when two requests
 /// race to make a provider's first key, the store keeps one and both use it.
-final class ProviderKeyring: Sendable {
+public final class ProviderKeyring: Sendable {
     /// A key as the JWKS publishes it.
     struct PublishedKey: Sendable {
         let kid: String
@@ -28,10 +28,20 @@ final class ProviderKeyring: Sendable {
     }
 
     private let store: AuthStore
+    private let makeKey: KeyFactory
     private let cache = Locked(Cache())
 
-    init(store: AuthStore) {
+    init(store: AuthStore, makeKey: @escaping KeyFactory = ProviderKeyring.freshKey) {
         self.store = store
+        self.makeKey = makeKey
+    }
+
+    /// Where new signing keys come from. Tests hand out pre-made keys, since each RSA key costs
+    /// about 0.3 s to generate.
+    public typealias KeyFactory = @Sendable (JWSAlgorithm) throws -> SigningKey
+
+    @Sendable public static func freshKey(_ algorithm: JWSAlgorithm) throws -> SigningKey {
+        try algorithm == .rs256 ? SigningKey.generateRSA() : SigningKey.generateP256()
     }
 
     /// The published key with this `kid`, of whichever provider.
@@ -48,7 +58,7 @@ final class ProviderKeyring: Sendable {
     /// The key that signs `providerId`'s new tokens with `algorithm`, made on first use.
     func activeKey(of providerId: String, algorithm: JWSAlgorithm, now: Instant) throws -> ActiveKey {
         if let active = try loaded().active[Self.slot(providerId, algorithm)] { return active }
-        let candidate = try Self.generate(algorithm)
+        let candidate = try generate(algorithm)
         try store.write { try $0.fakeProviders.insertKey(candidate, providerId: providerId, now: now, retiringActive: false) }
         try reload()
         guard let active = try loaded().active[Self.slot(providerId, algorithm)] else {
@@ -59,7 +69,7 @@ final class ProviderKeyring: Sendable {
 
     /// Replaces the active key with a new one; the old one stays published. Answers the new `kid`.
     func rotate(_ providerId: String, algorithm: JWSAlgorithm, now: Instant) throws -> String {
-        let replacement = try Self.generate(algorithm)
+        let replacement = try generate(algorithm)
         try store.write { try $0.fakeProviders.insertKey(replacement, providerId: providerId, now: now, retiringActive: true) }
         try reload()
         return replacement.kid
@@ -96,9 +106,9 @@ final class ProviderKeyring: Sendable {
         let key: SigningKey
     }
 
-    private static func generate(_ algorithm: JWSAlgorithm) throws -> GeneratedKey {
-        let key = try algorithm == .rs256 ? SigningKey.generateRSA() : SigningKey.generateP256()
-        return GeneratedKey(kid: keyID(of: key.publicKey), key: key)
+    private func generate(_ algorithm: JWSAlgorithm) throws -> GeneratedKey {
+        let key = try makeKey(algorithm)
+        return GeneratedKey(kid: Self.keyID(of: key.publicKey), key: key)
     }
 
     /// The RFC 7638 thumbprint, shortened: derived from the key, so a regenerated key can never

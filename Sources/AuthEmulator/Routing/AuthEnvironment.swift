@@ -16,7 +16,7 @@ public struct AuthEnvironment: Sendable {
     public init(
         store: AuthStore, clock: EmulatorClock, identifiers: any IdentifierSource = SecureIdentifierSource(),
         logger: Logger, defaultProjectId: String, idpTokenMode: IdPTokenMode = .lenient,
-        defaultHost: String = "127.0.0.1:9099"
+        defaultHost: String = "127.0.0.1:9099", makeProviderKey: @escaping ProviderKeyring.KeyFactory = ProviderKeyring.freshKey
     ) {
         self.store = store
         self.clock = clock
@@ -25,7 +25,7 @@ public struct AuthEnvironment: Sendable {
         self.defaultProjectId = defaultProjectId
         self.idpTokenMode = idpTokenMode
         self.defaultHost = defaultHost
-        keyring = ProviderKeyring(store: store)
+        keyring = ProviderKeyring(store: store, makeKey: makeProviderKey)
     }
 }
 
