@@ -308,7 +308,7 @@ import Testing
         let emulator = try TestEmulator()
         #expect(try emulator.client("signInWithIdp", ["postBody": "providerId=x"]).errorMessage == "MISSING_REQUEST_URI")
         #expect(try emulator.client("signInWithIdp", ["requestUri": "not a uri"]).errorMessage == "INVALID_REQUEST_URI")
-        #expect(try emulator.client("signInWithIdp", ["requestUri": "http://localhost?a=1"]).errorMessage == "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: http://localhost?a=1")
+        #expect(try emulator.client("signInWithIdp", ["requestUri": "http://localhost?a=1"]).errorMessage == "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: http://localhost/?a=1")
         let noSub = "%7B%22email%22%3A%22a%40b.c%22%7D"
         #expect(try Self.signIn(emulator, postBody: "providerId=oidc.x&id_token=\(noSub)").errorMessage?.hasPrefix("INVALID_IDP_RESPONSE : Invalid Idp Response: id_token missing required fields.") == true)
         #expect(try Self.signIn(emulator, postBody: "providerId=oidc.x&id_token=garbage").errorMessage == "INVALID_IDP_RESPONSE : Unable to parse id_token: garbage ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))")

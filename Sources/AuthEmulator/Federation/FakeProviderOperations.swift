@@ -22,10 +22,13 @@ enum FakeProviderOperations {
         ]
     }
 
-    /// Every key the provider ever published, so tokens signed before a rotation still verify.
+    /// Every key the provider ever published, so tokens signed before a rotation still verify. A
+    /// provider publishes its RS256 key from the first look, before anything was minted.
     static func jwks(_ request: OperationRequest) throws -> JSONObject {
         let profile = try profile(request)
-        let keys = try request.environment.keyring.publishedKeys(of: profile.providerId)
+        let keyring = request.environment.keyring
+        _ = try keyring.activeKey(of: profile.providerId, algorithm: .rs256, now: request.environment.clock.now())
+        let keys = try keyring.publishedKeys(of: profile.providerId)
         return ["keys": .array(keys.map { .object($0.key.jwk(keyID: $0.kid)) })]
     }
 

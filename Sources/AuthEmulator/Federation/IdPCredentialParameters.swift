@@ -3,9 +3,15 @@ import Foundation
 /// The credential parameters of a signInWithIdp request (reference §3.1 step 3): `requestUri`'s
 /// query, overwritten by `postBody`, overwritten by `requestUri`'s fragment.
 struct IdPCredentialParameters: Sendable {
-    private(set) var values: [String: String] = [:]
-    /// The request URI without its fragment, for error messages.
-    let normalizedRequestUri: String
+    /// In first-seen order; a later source replaces a value in place, as `URLSearchParams.set` does.
+    private var pairs: [(name: String, value: String)] = []
+    private var base = ""
+
+    /// The request URI with the merged parameters as its query and no fragment, as the official
+    /// emulator names it in errors.
+    var normalizedRequestUri: String {
+        pairs.isEmpty ? base : base + "?" + FormURLEncoding.encode(pairs)
+    }
 
     init(requestUri: String?, postBody: String?) throws(AuthError) {
         guard let requestUri, !requestUri.isEmpty else { throw AuthError.invalid("MISSING_REQUEST_URI") }
@@ -16,21 +22,31 @@ struct IdPCredentialParameters: Sendable {
             withoutFragment = String(requestUri[..<hash])
             fragment = requestUri[requestUri.index(after: hash)...]
         }
-        normalizedRequestUri = withoutFragment
+        base = withoutFragment
         if let question = withoutFragment.firstIndex(of: "?") {
+            base = String(withoutFragment[..<question])
             merge(Self.formPairs(withoutFragment[withoutFragment.index(after: question)...]))
         }
+        // A WHATWG URL with an authority and no path gets "/" (`http://localhost` → `http://localhost/`).
+        if let authority = base.range(of: "://"), !base[authority.upperBound...].contains("/") { base += "/" }
         if let postBody { merge(Self.lenientPairs(postBody)) }
         if let fragment { merge(Self.formPairs(fragment)) }
     }
 
     subscript(name: String) -> String? {
-        guard let value = values[name], !value.isEmpty else { return nil }
+        guard let value = pairs.first(where: { $0.name == name })?.value, !value.isEmpty else { return nil }
         return value
     }
 
-    private mutating func merge(_ pairs: [(String, String)]) {
-        for (name, value) in pairs { values[name] = value }
+    private mutating func merge(_ incoming: [(String, String)]) {
+        for (name, value) in incoming {
+            if let index = pairs.firstIndex(where: { $0.name == name }) {
+                pairs[index].value = value
+                pairs = pairs.enumerated().filter { $0.offset <= index || $0.element.name != name }.map(\.element)
+            } else {
+                pairs.append((name, value))
+            }
+        }
     }
 
     /// `scheme:` first, as an absolute URL must start (`http://localhost`, `app-1-2://firebaseauth/link`).

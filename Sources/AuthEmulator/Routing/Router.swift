@@ -154,8 +154,27 @@ public struct Router: HTTPHandler {
     }
 }
 
-/// `application/x-www-form-urlencoded` decoding (`+` is a space).
+/// `application/x-www-form-urlencoded` (`+` is a space).
 enum FormURLEncoding {
+    /// As `URLSearchParams.toString()` writes it: `*-._` and alphanumerics stay, spaces become `+`.
+    static func encode(_ pairs: [(name: String, value: String)]) -> String {
+        func escape(_ text: String) -> String {
+            var escaped = ""
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                    UInt8(ascii: "_"):
+                    escaped.unicodeScalars.append(Unicode.Scalar(byte))
+                case UInt8(ascii: " "): escaped += "+"
+                default: escaped += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                }
+            }
+            return escaped
+        }
+        return pairs.map { "\(escape($0.name))=\(escape($0.value))" }.joined(separator: "&")
+    }
+
     static func decode(_ text: String) -> [(name: String, value: String)] {
         text.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
