@@ -8,13 +8,14 @@
 #include <microhttpd.h>
 
 // MHD_start_daemon is variadic, which Swift cannot call: this fixes the threading model
-// (internal thread pool, epoll where available, ITC so the daemon can be quiesced) and takes
-// the few knobs the server varies as plain arguments.
+// (internal thread pool, epoll where available, ITC so the daemon can be quiesced, and
+// suspend/resume so a long-poll holds no thread) and takes the few knobs the server varies as
+// plain arguments.
 static inline struct MHD_Daemon *cmhd_start_daemon(
     int use_ipv6, const struct sockaddr *address, unsigned int thread_count,
     unsigned int connection_timeout_seconds, MHD_AccessHandlerCallback access_handler,
     MHD_RequestCompletedCallback request_completed, void *context) {
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ITC;
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
     if (use_ipv6) flags |= MHD_USE_IPv6;
     // A pool of one is not a pool: MHD then wants the option left out.
     unsigned int pool_size = thread_count > 1 ? thread_count : 0;

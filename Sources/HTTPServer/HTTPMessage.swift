@@ -69,10 +69,28 @@ public struct HTTPResponse: Sendable {
     }
 }
 
+/// What a handler answers: a response now, or one later.
+public enum HTTPReply: Sendable {
+    case now(HTTPResponse)
+    /// The connection is suspended, holding no server thread, until `completion` is given the
+    /// response. `begin` runs once the connection is suspended, on the calling thread.
+    case later(_ begin: @Sendable (_ completion: ResponseCompletion) -> Void)
+}
+
 /// What the server calls for every request, on one of its own threads. It must not block for long
 /// and must never throw: every failure becomes a response.
 public protocol HTTPHandler: Sendable {
     func respond(to request: HTTPRequest) -> HTTPResponse
+    /// The server calls this one; by default it answers `respond(to:)` at once.
+    func reply(to request: HTTPRequest) -> HTTPReply
     /// The answer when a body exceeds `Configuration.maximumBodyBytes` (the server sends it with 413).
     func respondToOversizedBody(limit: Int) -> HTTPResponse
+    /// The answer for a deferred request still waiting when the server shuts down.
+    func respondToShutdown() -> HTTPResponse
+}
+
+extension HTTPHandler {
+    public func reply(to request: HTTPRequest) -> HTTPReply { .now(respond(to: request)) }
+
+    public func respondToShutdown() -> HTTPResponse { HTTPResponse(status: 503) }
 }

@@ -108,6 +108,8 @@ public final class HTTPServer: @unchecked Sendable {
             }
         }
         guard let daemon else { return }
+        // Deferred requests would wait out the grace period: answer them now.
+        daemon.dispatcher.suspended.completeAll(with: handler.respondToShutdown())
         daemon.dispatcher.inFlight.waitUntilIdle(atMost: gracePeriodSeconds)
         daemon.stop()
         lifecycle.withLock { $0 = .stopped(port: daemon.boundPort) }

@@ -47,6 +47,8 @@ final class MicroHTTPDaemon {
     func stop() {
         guard let daemon else { return }
         self.daemon = nil
+        // MHD must not stop with suspended connections: answer them first (MHD resumes them as it stops).
+        dispatcher.suspended.completeAll(with: dispatcher.handler.respondToShutdown())
         MHD_stop_daemon(daemon)
         // MHD leaves a quiesced socket to us, and it must outlive the daemon's threads.
         if quiescedListenSocket >= 0 {

@@ -8,6 +8,7 @@ final class RequestDispatcher: Sendable {
     let handler: any HTTPHandler
     let maximumBodyBytes: Int
     let inFlight = InFlightRequests()
+    let suspended = SuspendedRequests()
 
     init(handler: any HTTPHandler, maximumBodyBytes: Int) {
         self.handler = handler
@@ -19,12 +20,16 @@ final class RequestDispatcher: Sendable {
     static let requestCompleted: MHD_RequestCompletedCallback = handleCompletion
 }
 
-/// One request's state between MHD's calls: the body received so far. Created on the first call
-/// for a request, freed in the completion callback; only the connection's own thread touches it.
+/// One request's state between MHD's calls: receiving the body, then suspended while a deferred
+/// answer is pending. Created on the first call for a request, freed in the completion callback;
+/// only the connection's own thread touches it.
 private final class PendingRequest {
     var body: [UInt8] = []
     /// Set once the body is known to exceed the limit; from then on uploads are dropped.
     var isOversized = false
+    /// Set when the handler deferred its answer: MHD calls again once the connection resumes, and
+    /// that call must deliver the answer rather than dispatch the request a second time.
+    var deferred: ResponseCompletion?
 }
 
 // MARK: - C callbacks (no Swift error or unwinding may cross these)
@@ -57,6 +62,11 @@ private func handleAccess(
         return .YES
     }
     let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
+    if let deferred = pending.deferred {
+        // Resumed: the answer is in. (Without one, MHD woke us early; stay quiet and it calls again.)
+        guard let response = deferred.takeResponse() else { return .YES }
+        return queue(response, status: nil, on: connection)
+    }
 
     let chunkSize = uploadDataSize.pointee
     if chunkSize > 0 {
@@ -85,7 +95,18 @@ private func handleAccess(
         body: pending.body
     )
     pending.body = []
-    return queue(dispatcher.handler.respond(to: request), status: nil, on: connection)
+    switch dispatcher.handler.reply(to: request) {
+    case .now(let response):
+        return queue(response, status: nil, on: connection)
+    case .later(let begin):
+        let suspended = dispatcher.suspended
+        let completion = ResponseCompletion(connection: connection) { suspended.remove($0) }
+        pending.deferred = completion
+        suspended.add(completion)
+        MHD_suspend_connection(connection)
+        begin(completion)
+        return .YES
+    }
 }
 
 /// MHD calls this for every request the access handler saw, however it ended (also on timeout
