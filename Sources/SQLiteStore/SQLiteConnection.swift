@@ -18,6 +18,10 @@ public final class SQLiteConnection {
     /// writer's connection, so this, not the connection's open flags, is what makes them read-only.
     /// (A `PRAGMA query_only` toggle would do it too, but it expires every cached statement.)
     private var refusesWrites = false
+    /// Work to run once the current write transaction has committed (see `afterCommit`).
+    private var commitHooks: [() -> Void] = []
+    /// Hooks of the last committed transaction, until `SQLiteDatabase` takes them.
+    private var committedHooks: [() -> Void] = []
 
     private init(handle: OpaquePointer) {
         self.handle = handle
@@ -112,6 +116,20 @@ public final class SQLiteConnection {
 
     // MARK: Lending and transactions
 
+    /// Runs `hook` after this write transaction commits, once the writer lock is released (so it
+    /// may read the store, and wakes others only when the data is durable); never on rollback.
+    public func afterCommit(_ hook: @escaping () -> Void) {
+        checkBorrower()
+        precondition(!refusesWrites, "afterCommit belongs in a write transaction")
+        commitHooks.append(hook)
+    }
+
+    /// The hooks of the transaction that just committed, handed over once.
+    func takeCommittedHooks() -> [() -> Void] {
+        defer { committedHooks = [] }
+        return committedHooks
+    }
+
     /// Lends the connection to the calling thread for the duration of `body`.
     func lend<T>(readOnly: Bool, _ body: (SQLiteConnection) throws -> T) rethrows -> T {
         borrower = currentThreadID()
@@ -127,11 +145,15 @@ public final class SQLiteConnection {
     func transaction<T>(begin: String, readOnly: Bool = false, _ body: (SQLiteConnection) throws -> T) throws -> T {
         try lend(readOnly: readOnly) { connection in
             try execute(begin)
+            commitHooks = []
             do {
                 let result = try body(connection)
                 try execute("COMMIT")
+                committedHooks = commitHooks
+                commitHooks = []
                 return result
             } catch {
+                commitHooks = []
                 // Some errors (e.g. SQLITE_FULL) already rolled back; then there is nothing to undo.
                 if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
                 throw error

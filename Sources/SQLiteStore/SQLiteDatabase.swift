@@ -69,11 +69,16 @@ public final class SQLiteDatabase: @unchecked Sendable {
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`); commits when it returns, rolls back
-    /// when it throws (and rethrows).
+    /// when it throws (and rethrows). Hooks registered with `afterCommit` run after the commit,
+    /// with the writer lock released.
     public func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try nesting.run {
-            try writerLock.withLock { try writer.transaction(begin: "BEGIN IMMEDIATE", body) }
+        let (result, hooks) = try nesting.run {
+            try writerLock.withLock {
+                (try writer.transaction(begin: "BEGIN IMMEDIATE", body), writer.takeCommittedHooks())
+            }
         }
+        for hook in hooks { hook() }
+        return result
     }
 
     /// Runs `body` in a read transaction that sees one consistent snapshot. Writing in it fails.

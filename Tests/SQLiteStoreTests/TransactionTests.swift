@@ -36,6 +36,32 @@ import Testing
     }
 
     @Test(arguments: Storage.allCases)
+    func afterCommitHooksRunOnceCommittedWithTheLockReleasedAndNeverOnRollback(_ storage: Storage) throws {
+        try withDatabase(storage, migrations: [schema]) { database in
+            let seen = Mutex<[String]>([])
+            try database.write { connection in
+                try connection.execute("INSERT INTO items VALUES ('a')")
+                connection.afterCommit {
+                    // Committed, and the store is free again: a hook may read it.
+                    let count = try? database.read { try $0.queryFirst("SELECT count(*) FROM items")?[0].integer }
+                    seen.withLock { $0.append("first saw \(count.flatMap { $0 } ?? -1)") }
+                }
+                connection.afterCommit { seen.withLock { $0.append("second") } }
+                #expect(seen.withLock { $0.isEmpty })
+            }
+            #expect(seen.withLock { $0 } == ["first saw 1", "second"])
+            #expect(throws: ExpectedFailure()) {
+                try database.write { connection in
+                    connection.afterCommit { seen.withLock { $0.append("rolled back") } }
+                    throw ExpectedFailure()
+                }
+            }
+            try database.write { try $0.execute("INSERT INTO items VALUES ('b')") }
+            #expect(seen.withLock { $0 } == ["first saw 1", "second"])
+        }
+    }
+
+    @Test(arguments: Storage.allCases)
     func writingInsideReadFails(_ storage: Storage) throws {
         try withDatabase(storage, migrations: [schema]) { database in
             let error = #expect(throws: SQLiteError.self) {
