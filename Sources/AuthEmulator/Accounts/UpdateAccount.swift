@@ -33,10 +33,7 @@ enum UpdateAccount {
             }
             throw AuthError.invalidArgument("/deleteAttribute must be equal to one of the allowed values")
         }
-        if body.has("oobCode") {
-            // No email action has been issued by this emulator yet, so no code can match.
-            throw AuthError.invalid("INVALID_OOB_CODE")
-        }
+        if body.has("oobCode") { return try ApplyOobCode.run(request, code: try body.nonEmptyString("oobCode")) }
         let linkedProvider = try linkProviderUserInfo(body)
 
         return try request.write { transaction in
@@ -56,6 +53,7 @@ enum UpdateAccount {
             }
 
             var changes = Changes()
+            let previousEmail = user.email
             try applyEmail(body, to: &user, signInProvider: signInProvider, changes: &changes, in: transaction)
             if let password = try body.nonEmptyString("password") {
                 try FakePasswordHash.setPassword(password, on: &user, in: transaction)
@@ -71,6 +69,11 @@ enum UpdateAccount {
             applyDeletions(attributes: deleteAttributes, providers: try body.stringArray("deleteProvider") ?? [], to: &user)
             if let linkedProvider { user.upsertProvider(linkedProvider) }
 
+            if let previousEmail, user.email != previousEmail, signInProvider != SignInProvider.anonymous,
+                let initialEmail = user.initialEmail
+            {
+                try RecoverEmailNotice.send(for: user, previousEmail: initialEmail, origin: request.origin, in: transaction)
+            }
             var response: JSONObject = ["kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(user.localId)]
             response.setIfPresent("emailVerified", user.emailVerified.map { .bool($0) })
             response["providerUserInfo"] = .array(user.providerUserInfo.map { .object($0.json) })

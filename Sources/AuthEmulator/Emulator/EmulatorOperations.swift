@@ -41,11 +41,6 @@ enum EmulatorOperations {
         }
     }
 
-    /// The reference emulator's email-action list. No email actions exist before the outbox does.
-    static func listOobCodes(_ request: OperationRequest) throws -> JSONObject {
-        ["oobCodes": []]
-    }
-
     /// The reference emulator's SMS list. No phone codes exist before phone sign-in does.
     static func listVerificationCodes(_ request: OperationRequest) throws -> JSONObject {
         ["verificationCodes": []]

@@ -12,6 +12,7 @@ public struct AuthEnvironment: Sendable {
     public let defaultHost: String
     let keyring: ProviderKeyring
     let providerAudiences = ProviderSettingsCache()
+    let outboxWaiters = OutboxWaiters()
 
     public init(
         store: AuthStore, clock: EmulatorClock, identifiers: any IdentifierSource = SecureIdentifierSource(),

@@ -30,8 +30,15 @@ enum OperationResult: Sendable {
     case html(HTML, status: Int = 200)
     /// `303 See Other` to `location`: a form post answered the way browsers expect.
     case redirect(location: String)
+    /// Answered later, without holding a server thread: `begin` gets the one-shot answer.
+    case deferred(@Sendable (DeferredAnswer) -> Void)
 
     static func ok(_ object: JSONObject) -> OperationResult { .json(object) }
+}
+
+/// The one-shot answer to a deferred operation; the first `complete` wins.
+struct DeferredAnswer: Sendable {
+    let complete: @Sendable (OperationResult) -> Void
 }
 
 /// One REST operation, named by its Google discovery `operationId`.

@@ -14,6 +14,8 @@ struct OperationRequest: Sendable {
     var pathParameters: [String: String] = [:]
     /// The `Host` header: where the client reached us, for links and issuers it will follow back.
     var host: String?
+    /// A browser asked (`Accept: text/html`): pages answer HTML rather than the official JSON.
+    var acceptsHTML = false
     let environment: AuthEnvironment
 
     func queryValue(_ name: String) -> String? {

@@ -4,7 +4,7 @@ import JSON
 
 /// Turns an operation's result, or its failure in the operation's error style, into HTTP.
 enum ResponseRenderer {
-    static func render(_ result: OperationResult) -> HTTPResponse {
+    static func render(_ result: OperationResult, errorsAs style: ErrorStyle) -> HTTPResponse {
         switch result {
         case .json(let object, let status):
             return json(object, status: status)
@@ -20,7 +20,18 @@ enum ResponseRenderer {
             headers.set("Location", location)
             headers.set("Cache-Control", "no-store")
             return HTTPResponse(status: 303, headers: headers)
+        case .deferred:
+            // A deferred answer completes with a final result; one that defers again is a bug.
+            return render(AuthError.internal("INTERNAL_ERROR"), as: style)
         }
+    }
+
+    /// Any failure: an `AuthError` as the operation's style says; anything else is logged and
+    /// answered `INTERNAL_ERROR`, so SQL and Swift error text never reach the client.
+    static func render(failure: any Error, as style: ErrorStyle, request: HTTPRequest, logger: Logger) -> HTTPResponse {
+        if let error = failure as? AuthError { return render(error, as: style) }
+        logger.log(.error, "\(request.method) \(request.path) failed: \(failure)")
+        return render(AuthError.internal("INTERNAL_ERROR"), as: style)
     }
 
     static func render(_ error: AuthError, as style: ErrorStyle) -> HTTPResponse {
@@ -34,7 +45,7 @@ enum ResponseRenderer {
             let page = HTML.page(
                 title: "Auth Emulator error",
                 body: "<h1>Auth Emulator</h1><p role=\"alert\">\(error.message)</p>")
-            return render(.html(page, status: error.httpStatus))
+            return render(.html(page, status: error.httpStatus), errorsAs: .html)
         case .graph:
             // Graph reports a bad token as OAuthException 190 and other bad requests as 100.
             let code: Int64 = error.reason == GraphError.invalidTokenReason ? 190 : 100
@@ -52,6 +63,14 @@ enum ResponseRenderer {
         var headers = HTTPHeaders()
         headers.set("Content-Type", "application/json; charset=utf-8")
         return HTTPResponse(status: status, headers: headers, body: JSONValue.object(object).prettyEncoded())
+    }
+}
+
+extension ResponseRenderer {
+    /// An error as a result, for deferred answers that end in one (the Google shape).
+    static func failure(_ error: AuthError) -> OperationResult {
+        guard case .object(let body) = error.json else { return .json([:], status: error.httpStatus) }
+        return .json(body, status: error.httpStatus)
     }
 }
 

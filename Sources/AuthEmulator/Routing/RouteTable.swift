@@ -27,9 +27,11 @@ enum RouteTable {
             "identitytoolkit.accounts.signInWithCustomToken", .apiKeyOrOwner, SignInWithCustomToken.run)),
         Route("POST", "\(v1)/accounts:signInWithIdp", Operation(
             "identitytoolkit.accounts.signInWithIdp", .apiKeyOrOwner, SignInWithIdp.run)),
-        Route("POST", "\(v1)/accounts:sendOobCode", .unimplemented("identitytoolkit.accounts.sendOobCode")),
-        Route("POST", "\(v1)/accounts:resetPassword", .unimplemented("identitytoolkit.accounts.resetPassword")),
-        Route("POST", "\(v1)/accounts:signInWithEmailLink", .unimplemented("identitytoolkit.accounts.signInWithEmailLink")),
+        Route("POST", "\(v1)/accounts:sendOobCode", Operation("identitytoolkit.accounts.sendOobCode", .apiKeyOrOwner, SendOobCode.run)),
+        Route("POST", "\(v1)/accounts:resetPassword", Operation(
+            "identitytoolkit.accounts.resetPassword", .apiKeyOrOwner, ResetPassword.run)),
+        Route("POST", "\(v1)/accounts:signInWithEmailLink", Operation(
+            "identitytoolkit.accounts.signInWithEmailLink", .apiKeyOrOwner, SignInWithEmailLink.run)),
         Route("POST", "\(v1)/accounts:sendVerificationCode", .unimplemented("identitytoolkit.accounts.sendVerificationCode")),
         Route("POST", "\(v1)/accounts:signInWithPhoneNumber", .unimplemented("identitytoolkit.accounts.signInWithPhoneNumber")),
         Route("POST", "\(v1)/accounts:signInWithGameCenter", .unimplemented("identitytoolkit.accounts.signInWithGameCenter")),
@@ -50,7 +52,8 @@ enum RouteTable {
                 Route("POST", "\(base)/accounts:lookup", lookup),
                 Route("POST", "\(base)/accounts:update", update),
                 Route("POST", "\(base)/accounts:delete", delete),
-                Route("POST", "\(base)/accounts:sendOobCode", .unimplemented("identitytoolkit.projects.accounts.sendOobCode")),
+                Route("POST", "\(base)/accounts:sendOobCode", Operation(
+                    "identitytoolkit.projects.accounts.sendOobCode", .apiKeyOrOwner, SendOobCode.run)),
                 Route("POST", "\(base)/accounts:query", Operation("identitytoolkit.projects.accounts.query", .apiKeyOrOwner, BatchOperations.query)),
                 Route("POST", "\(base)/accounts:batchCreate", .unimplemented("identitytoolkit.projects.accounts.batchCreate")),
                 Route("POST", "\(base)/accounts:batchDelete", Operation("identitytoolkit.projects.accounts.batchDelete", .apiKeyOrOwner, BatchOperations.batchDelete)),
@@ -108,7 +111,7 @@ enum RouteTable {
         + ["emulator/v1/projects/{projectId}", "emulator/v1/projects/{projectId}/tenants/{tenantId}"].flatMap { base in
             [
                 Route("DELETE", "\(base)/accounts", Operation("emulator.accounts.delete", .open, EmulatorOperations.deleteAccounts)),
-                Route("GET", "\(base)/oobCodes", Operation("emulator.oobCodes.list", .open, EmulatorOperations.listOobCodes)),
+                Route("GET", "\(base)/oobCodes", Operation("emulator.oobCodes.list", .open, OutboxOperations.oobCodes)),
                 Route("GET", "\(base)/verificationCodes", Operation(
                     "emulator.verificationCodes.list", .open, EmulatorOperations.listVerificationCodes)),
             ]
@@ -117,6 +120,16 @@ enum RouteTable {
                 "emulator.config.get", .open, EmulatorOperations.getConfig)),
             Route("PATCH", "emulator/v1/projects/{projectId}/config", Operation(
                 "emulator.config.update", .open, EmulatorOperations.updateConfig)),
+            Route("GET", "emulator/v1/projects/{projectId}/messages", Operation(
+                "emulator.messages.list", .open, result: OutboxOperations.list)),
+            Route("GET", "emulator/v1/projects/{projectId}/messages/{messageId}", Operation(
+                "emulator.messages.get", .open, result: OutboxOperations.get)),
+            Route("DELETE", "emulator/v1/projects/{projectId}/messages", Operation(
+                "emulator.messages.delete", .open, OutboxOperations.deleteAll)),
+            Route("GET", "emulator/v1/projects/{projectId}/privateRelay", Operation(
+                "emulator.privateRelay.get", .open, OutboxOperations.privateRelay)),
+            Route("PATCH", "emulator/v1/projects/{projectId}/privateRelay", Operation(
+                "emulator.privateRelay.update", .open, OutboxOperations.updatePrivateRelay)),
             Route("GET", "emulator/v1/clock", Operation("emulator.clock.get", .open, ClockOperations.now)),
             Route("POST", "emulator/v1/clock:advance", Operation("emulator.clock.advance", .open, ClockOperations.advance)),
         ] + fakeProviderRoutes + pageRoutes
@@ -147,6 +160,10 @@ enum RouteTable {
             "emulator.auth.handler", .open, result: HeadfulSignInPage.show).rendering(errorsAs: .emulator)),
         Route("POST", "emulator/auth/handler", Operation(
             "emulator.auth.handler.submit", .open, result: HeadfulSignInPage.complete).rendering(errorsAs: .html).keepingBodyKeys()),
+        Route("GET", "emulator/action", Operation(
+            "emulator.action", .open, result: EmailActionPage.run).rendering(errorsAs: .emulator)),
+        Route("POST", "emulator/action", Operation(
+            "emulator.action.submit", .open, result: EmailActionPage.run).rendering(errorsAs: .html).keepingBodyKeys()),
         Route("GET", "emulator/auth/iframe", Operation(
             "emulator.auth.iframe", .open, result: HeadfulSignInPage.helperIframe).rendering(errorsAs: .emulator)),
     ]

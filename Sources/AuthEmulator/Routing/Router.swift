@@ -14,35 +14,68 @@ public struct Router: HTTPHandler {
         self.routes = routes
     }
 
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
+    public func reply(to request: HTTPRequest) -> HTTPReply {
         let started = DispatchTime.now().uptimeNanoseconds
-        var response =
-            request.method == "OPTIONS" ? CORS.preflightResponse(to: request) : dispatch(request)
-        CORS.decorate(&response, for: request)
-        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
-        environment.logger.info(
-            "\(request.method) \(request.path) \(response.status) \(String(format: "%.1f", milliseconds))ms")
-        return response
+        guard request.method != "OPTIONS" else { return .now(finish(CORS.preflightResponse(to: request), request, started)) }
+        switch dispatch(request) {
+        case .answered(let response):
+            return .now(finish(response, request, started))
+        case .deferred(let begin, let errorStyle):
+            return .later { completion in
+                begin(DeferredAnswer { result in
+                    completion.complete(finish(ResponseRenderer.render(result, errorsAs: errorStyle), request, started))
+                })
+            }
+        }
+    }
+
+    /// The same answer without a suspendable connection: a deferred one is waited for here.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        switch reply(to: request) {
+        case .now(let response): return response
+        case .later(_):
+            return ResponseRenderer.render(
+                AuthError.notImplemented("This route answers later and needs a server that can suspend a request."),
+                as: .google)
+        }
     }
 
     public func respondToOversizedBody(limit: Int) -> HTTPResponse {
         ResponseRenderer.render(AuthError.payloadTooLarge(limit: limit), as: .google)
     }
 
-    private func dispatch(_ request: HTTPRequest) -> HTTPResponse {
+    public func respondToShutdown() -> HTTPResponse {
+        ResponseRenderer.render(
+            AuthError(httpStatus: 503, message: "UNAVAILABLE : The emulator is shutting down.", reason: "backendError", status: "UNAVAILABLE"),
+            as: .google)
+    }
+
+    /// CORS and the request's log line, for every answer, now or later.
+    private func finish(_ response: HTTPResponse, _ request: HTTPRequest, _ started: UInt64) -> HTTPResponse {
+        var response = response
+        CORS.decorate(&response, for: request)
+        let tenths = (DispatchTime.now().uptimeNanoseconds - started) / 100_000
+        environment.logger.info("\(request.method) \(request.path) \(response.status) \(tenths / 10).\(tenths % 10)ms")
+        return response
+    }
+
+    private enum Dispatched {
+        case answered(HTTPResponse)
+        case deferred(@Sendable (DeferredAnswer) -> Void, ErrorStyle)
+    }
+
+    private func dispatch(_ request: HTTPRequest) -> Dispatched {
         var errorStyle = ErrorStyle.google
         do {
             var rewritten = request
             let legacyBody = try rewriteLegacyPath(&rewritten)
             guard let (route, parameters) = match(rewritten) else { throw AuthError.notFound }
             errorStyle = route.operation.errorStyle
-            return ResponseRenderer.render(try run(route, parameters, rewritten, legacyBody: legacyBody))
-        } catch let error as AuthError {
-            return ResponseRenderer.render(error, as: errorStyle)
+            let result = try run(route, parameters, rewritten, legacyBody: legacyBody)
+            if case .deferred(let begin) = result { return .deferred(begin, errorStyle) }
+            return .answered(ResponseRenderer.render(result, errorsAs: errorStyle))
         } catch {
-            // The detail is for the log only: SQL and Swift error text never reach the client.
-            environment.logger.log(.error, "\(request.method) \(request.path) failed: \(error)")
-            return ResponseRenderer.render(AuthError.internal("INTERNAL_ERROR"), as: errorStyle)
+            return .answered(ResponseRenderer.render(failure: error, as: errorStyle, request: request, logger: environment.logger))
         }
     }
 
@@ -66,7 +99,8 @@ public struct Router: HTTPHandler {
             access: operation.access, isPrivileged: isPrivileged)
         let operationRequest = OperationRequest(
             scope: scope, isPrivileged: isPrivileged, body: body, decodedIDToken: idToken, query: request.query,
-            pathParameters: parameters, host: request.headers["host"], environment: environment)
+            pathParameters: parameters, host: request.headers["host"],
+            acceptsHTML: request.headers["accept"]?.contains("text/html") ?? false, environment: environment)
         return try handler(operationRequest)
     }
 

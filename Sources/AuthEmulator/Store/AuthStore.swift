@@ -25,6 +25,10 @@ struct StoreTransaction {
     let emulatorState: EmulatorStateRepository
     let fakeProviders: FakeProviderRepository
     let providerConfigs: ProviderConfigRepository
+    let oobCodes: OobCodeRepository
+    let outbox: OutboxRepository
+    /// The connection itself, for `afterCommit` hooks.
+    let connection: SQLiteConnection
 
     init(connection: SQLiteConnection) {
         users = UserRepository(connection: connection)
@@ -33,5 +37,8 @@ struct StoreTransaction {
         emulatorState = EmulatorStateRepository(connection: connection)
         fakeProviders = FakeProviderRepository(connection: connection)
         providerConfigs = ProviderConfigRepository(connection: connection)
+        oobCodes = OobCodeRepository(connection: connection)
+        outbox = OutboxRepository(connection: connection)
+        self.connection = connection
     }
 }

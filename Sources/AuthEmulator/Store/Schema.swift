@@ -144,5 +144,50 @@ enum Schema {
                     PRIMARY KEY (project_id, tenant_id, provider_id)
                 );
                 """),
+            Migration(
+            version: 3, name: "email actions",
+            sql: """
+                -- Email action codes (oobCode), until used or the data is cleared. Expiry is checked
+                -- by the emulator clock when a code is used.
+                CREATE TABLE oob_codes (
+                    code TEXT PRIMARY KEY,
+                    project_id TEXT NOT NULL,
+                    tenant_id TEXT NOT NULL,
+                    request_type TEXT NOT NULL,
+                    email TEXT,
+                    new_email TEXT,
+                    oob_link TEXT NOT NULL,
+                    continue_url TEXT,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL
+                );
+                CREATE INDEX oob_codes_by_scope ON oob_codes (project_id, tenant_id, created_at);
+                -- Every email the emulator "sent", with where the relay delivered it.
+                CREATE TABLE outbox_messages (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    project_id TEXT NOT NULL,
+                    tenant_id TEXT NOT NULL,
+                    from_address TEXT NOT NULL,
+                    to_address TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    text_body TEXT NOT NULL,
+                    html_body TEXT NOT NULL,
+                    request_type TEXT NOT NULL,
+                    oob_code TEXT,
+                    oob_link TEXT,
+                    app_link TEXT,
+                    continue_url TEXT,
+                    created_at INTEGER NOT NULL,
+                    delivery_status TEXT NOT NULL,
+                    forwarded_to TEXT,
+                    delivery_reason TEXT
+                );
+                CREATE INDEX outbox_by_project ON outbox_messages (project_id, id);
+                -- Senders each project registered with Apple's relay (absent: the default sender only).
+                CREATE TABLE relay_senders (
+                    project_id TEXT PRIMARY KEY,
+                    senders TEXT NOT NULL
+                );
+                """),
     ]
 }

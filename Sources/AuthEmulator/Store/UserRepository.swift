@@ -22,6 +22,11 @@ struct UserRepository {
         try users(where: "email = ?", [.text(email)], in: scope, orderBy: "created_at, local_id")
     }
 
+    /// Users whose email changed away from `initialEmail` (already lower-cased).
+    func users(initialEmail: String, in scope: UserScope) throws -> [UserRecord] {
+        try users(where: "initial_email = ?", [.text(initialEmail)], in: scope, orderBy: "created_at, local_id")
+    }
+
     func user(phoneNumber: String, in scope: UserScope) throws -> UserRecord? {
         try users(where: "phone_number = ?", [.text(phoneNumber)], in: scope).first
     }

@@ -1,0 +1,51 @@
+/// The links an email action carries (reference §5.2, Apple SDK wire §4): the emulator's action
+/// link, and, when the app handles the code itself, the link a mobile app receives.
+struct ActionLinks: Sendable, Equatable {
+    let oobLink: String
+    let appLink: String?
+
+    /// What ActionCodeSettings said about the app that should open the link.
+    struct AppSettings: Sendable, Equatable {
+        var canHandleCodeInApp = false
+        var iOSBundleId: String?
+        var androidPackageName: String?
+        var androidInstallApp = false
+        var androidMinimumVersion: String?
+        /// The Hosting domain the link opens on (`linkDomain`), or the legacy Dynamic Links domain.
+        var linkDomain: String?
+        var dynamicLinkDomain: String?
+    }
+
+    init(
+        origin: String, requestType: OobRequestType, code: String, apiKey: String, continueUrl: String?,
+        tenantId: String?, projectId: String, app: AppSettings
+    ) {
+        var query = [("mode", requestType.mode), ("lang", "en"), ("oobCode", code), ("apiKey", apiKey)]
+        if let continueUrl { query.append(("continueUrl", continueUrl)) }
+        if let tenantId { query.append(("tenantId", tenantId)) }
+        oobLink = "\(origin)/emulator/action?\(FormURLEncoding.encode(query))"
+        guard app.canHandleCodeInApp else {
+            appLink = nil
+            return
+        }
+        if let dynamicLinkDomain = app.dynamicLinkDomain, app.linkDomain == nil {
+            // The Dynamic Links form that older SDKs ask for: the action link wrapped in `link`.
+            var wrapper = [("link", oobLink)]
+            if let package = app.androidPackageName {
+                wrapper.append(("apn", package))
+                if let version = app.androidMinimumVersion { wrapper.append(("amv", version)) }
+            }
+            if let bundleId = app.iOSBundleId { wrapper.append(("ibi", bundleId)) }
+            appLink = "https://\(dynamicLinkDomain)/?\(FormURLEncoding.encode(wrapper))"
+        } else {
+            // Firebase Hosting's link handler, on `linkDomain` or the project's default domain.
+            let domain = app.linkDomain ?? "\(projectId).firebaseapp.com"
+            appLink = "https://\(domain)/__/auth/links?\(FormURLEncoding.encode([("link", oobLink)]))"
+        }
+    }
+}
+
+/// Who Firebase's emails come from.
+enum EmailSender {
+    static func defaultAddress(projectId: String) -> String { "noreply@\(projectId).firebaseapp.com" }
+}

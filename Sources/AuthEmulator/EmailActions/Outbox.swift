@@ -1,0 +1,114 @@
+import Dispatch
+import JSON
+
+/// Puts emails in the outbox: rendered from the template, routed through the relay, stored in the
+/// caller's transaction, and announced (log line, waiting listeners) once it has committed.
+struct Outbox {
+    let transaction: AccountsTransaction
+
+    struct Email {
+        let type: OobRequestType
+        let to: String
+        var newEmail: String?
+        var displayName: String?
+        let code: OobCodeRecord
+        let links: ActionLinks
+    }
+
+    @discardableResult
+    func send(_ email: Email) throws -> OutboxMessage {
+        let scope = transaction.scope
+        let sender = EmailSender.defaultAddress(projectId: scope.projectId)
+        // The link the recipient follows: the app's link when the app handles the code itself.
+        let link = email.links.appLink ?? email.links.oobLink
+        let rendered = EmailTemplates.render(
+            email.type,
+            .init(
+                appName: "project-\(scope.projectId)", email: email.code.email ?? email.to, newEmail: email.newEmail,
+                displayName: email.displayName, link: link, requestedAt: transaction.now,
+                lifetime: email.type.lifetimeDescription))
+        let delivery = try PrivateRelay.delivery(to: email.to, from: sender, projectId: scope.projectId, in: transaction.store)
+        let message = try transaction.store.outbox.insert(
+            OutboxMessage(
+                scope: scope, from: sender, to: email.to, subject: rendered.subject, text: rendered.text, html: rendered.html,
+                requestType: email.type.rawValue, oobCode: email.code.code, oobLink: email.links.oobLink,
+                appLink: email.links.appLink, continueUrl: email.code.continueUrl, createdAt: transaction.now,
+                delivery: delivery))
+        let environment = transaction.environment
+        let line = Self.consoleLine(email, link: email.links.oobLink, delivery: delivery)
+        transaction.store.connection.afterCommit {
+            environment.logger.info(line)
+            environment.outboxWaiters.wake(projectId: scope.projectId)
+        }
+        return message
+    }
+
+    /// The official emulator's console line, plus where the relay sent it.
+    private static func consoleLine(_ email: Email, link: String, delivery: Delivery) -> String {
+        let address = email.code.email ?? email.to
+        var line: String
+        switch email.type {
+        case .emailSignIn: line = "To sign in as \(address), follow this link: \(link)"
+        case .passwordReset: line = "To reset the password for \(address), follow this link: \(link)&newPassword=NEW_PASSWORD_HERE"
+        case .verifyEmail: line = "To verify the email address \(address), follow this link: \(link)"
+        case .verifyAndChangeEmail:
+            line = "To verify and change the email address from \(address) to \(email.newEmail ?? ""), follow this link: \(link)"
+        case .recoverEmail: line = "To reset your email address to \(address), follow this link: \(link)"
+        }
+        switch delivery.status {
+        case .delivered: break
+        case .relayed: line += " (relayed to \(delivery.forwardedTo ?? ""))"
+        case .bounced: line += " (bounced: \(delivery.reason ?? ""))"
+        }
+        return line
+    }
+}
+
+/// Requests waiting for outbox messages (`waitSeconds`). Each holds no thread: its connection is
+/// suspended, and it is answered by the first of a matching message's commit or its deadline.
+final class OutboxWaiters: Sendable {
+    private struct Waiter: Sendable {
+        let projectId: String
+        /// Answers the request if messages now match; true when it did.
+        let answerIfMatched: @Sendable () -> Bool
+    }
+
+    private let waiting = Locked<[UInt64: Waiter]>([:])
+    private let nextId = Locked<UInt64>(0)
+
+    /// Registers first and checks after, so a message committed in between is never missed; the
+    /// deadline (monotonic, never the emulator clock) answers with `onTimeout`.
+    func wait(
+        projectId: String, seconds: Double, answerIfMatched: @escaping @Sendable () -> Bool,
+        onTimeout: @escaping @Sendable () -> Void
+    ) {
+        let id = nextId.withLock { id in
+            id += 1
+            return id
+        }
+        waiting.withLock { $0[id] = Waiter(projectId: projectId, answerIfMatched: answerIfMatched) }
+        if answerIfMatched() {
+            remove(id)
+            return
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+            guard remove(id) else { return }
+            onTimeout()
+        }
+    }
+
+    /// Called after a message for `projectId` committed.
+    func wake(projectId: String) {
+        let candidates = waiting.withLock { $0.filter { $0.value.projectId == projectId } }
+        for (id, waiter) in candidates where waiter.answerIfMatched() {
+            remove(id)
+        }
+    }
+
+    @discardableResult
+    private func remove(_ id: UInt64) -> Bool {
+        waiting.withLock { $0.removeValue(forKey: id) != nil }
+    }
+
+    var count: Int { waiting.withLock { $0.count } }
+}

@@ -1,0 +1,140 @@
+import JSON
+
+/// The outbox over HTTP (DESIGN §3): list, one message or the latest, wait for the next, delete,
+/// and the project's senders registered with Apple's relay. Plus the official `oobCodes` list.
+enum OutboxOperations {
+    static let maximumWaitSeconds = 60.0
+
+    static func list(_ request: OperationRequest) throws -> OperationResult {
+        let filter = try self.filter(request)
+        return try answer(request, waitSeconds: try waitSeconds(request)) { messages in
+            messages.isEmpty ? nil : .json(["messages": .array(messages.map { .object($0.json) })])
+        } query: { store in
+            try store.outbox.messages(projectId: request.scope.projectId, filter)
+        } timedOut: {
+            .json(["messages": []])
+        }
+    }
+
+    /// `…/messages/{id}`; `latest` takes the list's filters (and may wait for one).
+    static func get(_ request: OperationRequest) throws -> OperationResult {
+        let id = request.pathParameters["messageId"] ?? ""
+        let projectId = request.scope.projectId
+        let notFound = AuthError(
+            httpStatus: 404, message: "MESSAGE_NOT_FOUND : No message \(id) in the outbox of \(projectId).",
+            reason: "notFound", status: "NOT_FOUND")
+        guard id == "latest" else {
+            guard let number = Int64(id),
+                let message = try request.environment.store.read({ try $0.outbox.message(id: number, projectId: projectId) })
+            else { throw notFound }
+            return .json(message.json)
+        }
+        var latest = try self.filter(request)
+        latest.limit = 1
+        let filter = latest
+        return try answer(request, waitSeconds: try waitSeconds(request)) { messages in
+            messages.first.map { .json($0.json) }
+        } query: { store in
+            try store.outbox.messages(projectId: projectId, filter)
+        } timedOut: {
+            ResponseRenderer.failure(notFound)
+        }
+    }
+
+    static func deleteAll(_ request: OperationRequest) throws -> JSONObject {
+        try request.environment.store.write { try $0.outbox.deleteAll(projectId: request.scope.projectId) }
+        return [:]
+    }
+
+    static func privateRelay(_ request: OperationRequest) throws -> JSONObject {
+        let senders = try request.environment.store.read { try $0.outbox.registeredSenders(projectId: request.scope.projectId) }
+        return ["registeredSenders": .array(senders.map { .string($0) })]
+    }
+
+    static func updatePrivateRelay(_ request: OperationRequest) throws -> JSONObject {
+        guard let senders = try request.body.stringArray("registeredSenders") else {
+            throw AuthError.invalid("INVALID_ARGUMENT : registeredSenders (an array of email addresses) is required.")
+        }
+        if let bad = senders.first(where: { !EmailAddress.isValid($0) }) {
+            throw AuthError.invalid("INVALID_EMAIL : \(bad) is not an email address.")
+        }
+        let canonical = senders.map(EmailAddress.canonical)
+        try request.environment.store.write { try $0.outbox.setRegisteredSenders(canonical, projectId: request.scope.projectId) }
+        return ["registeredSenders": .array(canonical.map { .string($0) })]
+    }
+
+    /// The official emulator's list of unused codes, in its exact shape.
+    static func oobCodes(_ request: OperationRequest) throws -> JSONObject {
+        let codes = try request.read { try $0.store.oobCodes.codes(in: $0.scope) }
+        return [
+            "oobCodes": .array(
+                codes.map { record in
+                    var entry: JSONObject = ["email": record.email.map { .string($0) } ?? .null]
+                    entry.setIfPresent("newEmail", record.newEmail.map { .string($0) })
+                    entry["requestType"] = .string(record.requestType.rawValue)
+                    entry["oobCode"] = .string(record.code)
+                    entry["oobLink"] = .string(record.oobLink)
+                    return .object(entry)
+                })
+        ]
+    }
+
+    // MARK: Waiting
+
+    /// Answers at once when `found` makes something of the messages, or when not asked to wait;
+    /// otherwise suspends until a matching message commits or the wait runs out.
+    private static func answer(
+        _ request: OperationRequest, waitSeconds: Double,
+        found: @escaping @Sendable ([OutboxMessage]) -> OperationResult?,
+        query: @escaping @Sendable (StoreTransaction) throws -> [OutboxMessage],
+        timedOut: @escaping @Sendable () -> OperationResult
+    ) throws -> OperationResult {
+        let store = request.environment.store
+        let now = try store.read(query)
+        if let result = found(now) { return result }
+        guard waitSeconds > 0 else { return timedOut() }
+        let waiters = request.environment.outboxWaiters
+        let projectId = request.scope.projectId
+        return .deferred { answer in
+            waiters.wait(projectId: projectId, seconds: waitSeconds) {
+                guard let messages = try? store.read(query), let result = found(messages) else { return false }
+                answer.complete(result)
+                return true
+            } onTimeout: {
+                answer.complete(timedOut())
+            }
+        }
+    }
+
+    private static func waitSeconds(_ request: OperationRequest) throws(AuthError) -> Double {
+        guard let text = request.queryValue("waitSeconds"), !text.isEmpty else { return 0 }
+        guard let seconds = Double(text), seconds >= 0, seconds <= maximumWaitSeconds else {
+            throw AuthError.invalid("INVALID_ARGUMENT : waitSeconds must be a number from 0 to 60.")
+        }
+        return seconds
+    }
+
+    private static func filter(_ request: OperationRequest) throws(AuthError) -> OutboxFilter {
+        func value(_ name: String) -> String? {
+            guard let text = request.queryValue(name), !text.isEmpty else { return nil }
+            return text
+        }
+        var filter = OutboxFilter()
+        filter.to = value("to").map(EmailAddress.canonical)
+        if let type = value("requestType") {
+            filter.requestType = try OobRequestType.parse(.string(type)).rawValue
+        }
+        filter.tenantId = value("tenantId")
+        if let since = value("since") {
+            guard let id = Int64(since) else { throw AuthError.invalid("INVALID_ARGUMENT : since must be a message id.") }
+            filter.since = id
+        }
+        if let limit = value("limit") {
+            guard let count = Int(limit), count > 0, count <= 1000 else {
+                throw AuthError.invalid("INVALID_ARGUMENT : limit must be from 1 to 1000.")
+            }
+            filter.limit = count
+        }
+        return filter
+    }
+}

@@ -1,0 +1,53 @@
+import JSON
+
+/// `accounts:signInWithEmailLink` (v3 `emailLinkSignin`), reference §6, made production-faithful
+/// (DESIGN §2.2): a refused request changes nothing, so the code stays usable; signing in to an
+/// account whose email was never verified removes its password and revokes its older sessions.
+enum SignInWithEmailLink {
+    static func run(_ request: OperationRequest) throws -> JSONObject {
+        let body = request.body
+        let idToken = try body.nonEmptyString("idToken")
+        let email = try body.nonEmptyString("email").map(EmailAddress.canonical)
+        let code = try body.nonEmptyString("oobCode")
+
+        return try request.write { transaction in
+            let linking = try idToken.map { try transaction.authenticate(idToken: $0).user }
+            guard let email else { throw AuthError.invalid("MISSING_EMAIL") }
+            let record = try transaction.oobCode(code, ofType: .emailSignIn)
+            guard record.email == email else {
+                throw AuthError.invalid("INVALID_EMAIL : The email provided does not match the sign-in email address.")
+            }
+            let owner = try transaction.users.users(email: email, in: transaction.scope).first
+            if let linking, let owner, owner.localId != linking.localId { throw AuthError.invalid("EMAIL_EXISTS") }
+
+            var user: UserRecord
+            var isNewUser = false
+            if let existing = linking ?? owner {
+                user = existing
+                guard !user.disabled else { throw AuthError.invalid("USER_DISABLED") }
+                if linking == nil, user.emailVerified != true, user.hasPassword {
+                    // Whoever set that password never proved the address; the link just did.
+                    user.passwordHash = nil
+                    user.salt = nil
+                    user.validSinceSeconds = transaction.now.secondsSinceEpoch
+                }
+            } else {
+                user = UserRecord(localId: transaction.identifiers.alphanumeric(28), scope: transaction.scope, createdAt: transaction.now)
+                isNewUser = true
+            }
+            user.email = email
+            user.emailVerified = true
+            user.emailLinkSignin = true
+            user.lastLoginAt = transaction.now
+            // Single use, consumed in the same transaction as the sign-in it allows.
+            try transaction.store.oobCodes.delete(record.code)
+
+            var response: JSONObject = [
+                "kind": "identitytoolkit#EmailLinkSigninResponse", "email": .string(email), "localId": .string(user.localId),
+                "isNewUser": .bool(isNewUser),
+            ]
+            response.merge(try transaction.saveIssuingTokens(for: &user, signInProvider: SignInProvider.password).json)
+            return response
+        }
+    }
+}

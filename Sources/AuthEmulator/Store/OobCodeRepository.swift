@@ -1,0 +1,62 @@
+import SQLiteStore
+
+/// An email action code as stored: what it does, for whom, and until when.
+struct OobCodeRecord: Sendable, Equatable {
+    let code: String
+    let scope: UserScope
+    let requestType: OobRequestType
+    let email: String?
+    let newEmail: String?
+    let oobLink: String
+    let continueUrl: String?
+    let createdAt: Instant
+    let expiresAt: Instant
+}
+
+struct OobCodeRepository {
+    let connection: SQLiteConnection
+
+    func insert(_ record: OobCodeRecord) throws {
+        try connection.execute(
+            """
+            INSERT INTO oob_codes (code, project_id, tenant_id, request_type, email, new_email, oob_link, continue_url,
+                created_at, expires_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(record.code), .text(record.scope.projectId), .text(record.scope.tenantKey),
+                .text(record.requestType.rawValue), SQLiteValue(record.email), SQLiteValue(record.newEmail),
+                .text(record.oobLink), SQLiteValue(record.continueUrl), .integer(record.createdAt.millisecondsSinceEpoch),
+                .integer(record.expiresAt.millisecondsSinceEpoch),
+            ])
+    }
+
+    /// The code in this scope (a code of another project or tenant does not exist here).
+    func code(_ code: String, in scope: UserScope) throws -> OobCodeRecord? {
+        try codes(where: "code = ?", [.text(code)], in: scope).first
+    }
+
+    /// Codes not used yet, oldest first: the official `oobCodes` list.
+    func codes(in scope: UserScope) throws -> [OobCodeRecord] {
+        try codes(where: "1", [], in: scope)
+    }
+
+    func delete(_ code: String) throws {
+        try connection.execute("DELETE FROM oob_codes WHERE code = ?", [.text(code)])
+    }
+
+    private func codes(where clause: String, _ arguments: [SQLiteValue], in scope: UserScope) throws -> [OobCodeRecord] {
+        try connection.query(
+            """
+            SELECT code, request_type, email, new_email, oob_link, continue_url, created_at, expires_at FROM oob_codes
+            WHERE project_id = ?1 AND tenant_id = ?2 AND \(clause) ORDER BY created_at, rowid
+            """, [.text(scope.projectId), .text(scope.tenantKey)] + arguments
+        ).map { row in
+            OobCodeRecord(
+                code: row[0].text ?? "", scope: scope, requestType: OobRequestType(rawValue: row[1].text ?? "") ?? .emailSignIn,
+                email: row[2].text, newEmail: row[3].text, oobLink: row[4].text ?? "", continueUrl: row[5].text,
+                createdAt: Instant(millisecondsSinceEpoch: row[6].integer ?? 0),
+                expiresAt: Instant(millisecondsSinceEpoch: row[7].integer ?? 0))
+        }
+    }
+}

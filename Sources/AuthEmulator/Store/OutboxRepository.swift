@@ -1,0 +1,157 @@
+import JSON
+import SQLiteStore
+
+/// Where a "sent" email went (DESIGN §2.4).
+struct Delivery: Sendable, Equatable {
+    enum Status: String, Sendable {
+        case delivered, relayed, bounced
+    }
+
+    let status: Status
+    var forwardedTo: String?
+    var reason: String?
+
+    var json: JSONObject {
+        var object: JSONObject = ["status": .string(status.rawValue)]
+        object["forwardedTo"] = forwardedTo.map { .string($0) } ?? .null
+        object["reason"] = reason.map { .string($0) } ?? .null
+        return object
+    }
+}
+
+/// One email in the outbox.
+struct OutboxMessage: Sendable, Equatable {
+    var id: Int64 = 0
+    let scope: UserScope
+    let from: String
+    let to: String
+    let subject: String
+    let text: String
+    let html: String
+    let requestType: String
+    let oobCode: String?
+    let oobLink: String?
+    let appLink: String?
+    let continueUrl: String?
+    let createdAt: Instant
+    let delivery: Delivery
+
+    var json: JSONObject {
+        [
+            "id": .string(String(id)), "projectId": .string(scope.projectId),
+            "tenantId": scope.tenantId.map { .string($0) } ?? .null, "from": .string(from), "to": .string(to),
+            "subject": .string(subject), "text": .string(text), "html": .string(html), "requestType": .string(requestType),
+            "oobCode": oobCode.map { .string($0) } ?? .null, "oobLink": oobLink.map { .string($0) } ?? .null,
+            "appLink": appLink.map { .string($0) } ?? .null, "continueUrl": continueUrl.map { .string($0) } ?? .null,
+            "createdAt": .string(createdAt.rfc3339), "delivery": .object(delivery.json),
+        ]
+    }
+}
+
+/// Which messages a listing wants (DESIGN §3).
+struct OutboxFilter: Sendable, Equatable {
+    var to: String?
+    var requestType: String?
+    var tenantId: String?
+    /// Only messages newer than this id.
+    var since: Int64?
+    var limit = 100
+}
+
+struct OutboxRepository {
+    let connection: SQLiteConnection
+
+    /// Stores `message` and answers it with its id.
+    func insert(_ message: OutboxMessage) throws -> OutboxMessage {
+        try connection.execute(
+            """
+            INSERT INTO outbox_messages (project_id, tenant_id, from_address, to_address, subject, text_body, html_body,
+                request_type, oob_code, oob_link, app_link, continue_url, created_at, delivery_status, forwarded_to,
+                delivery_reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(message.scope.projectId), .text(message.scope.tenantKey), .text(message.from), .text(message.to),
+                .text(message.subject), .text(message.text), .text(message.html), .text(message.requestType),
+                SQLiteValue(message.oobCode), SQLiteValue(message.oobLink), SQLiteValue(message.appLink),
+                SQLiteValue(message.continueUrl), .integer(message.createdAt.millisecondsSinceEpoch),
+                .text(message.delivery.status.rawValue), SQLiteValue(message.delivery.forwardedTo),
+                SQLiteValue(message.delivery.reason),
+            ])
+        var stored = message
+        stored.id = try connection.queryFirst("SELECT last_insert_rowid()")?[0].integer ?? 0
+        return stored
+    }
+
+    /// Messages of a project matching `filter`, newest first.
+    func messages(projectId: String, _ filter: OutboxFilter) throws -> [OutboxMessage] {
+        var clause = "project_id = ?"
+        var arguments: [SQLiteValue] = [.text(projectId)]
+        if let to = filter.to {
+            clause += " AND to_address = ?"
+            arguments.append(.text(to))
+        }
+        if let requestType = filter.requestType {
+            clause += " AND request_type = ?"
+            arguments.append(.text(requestType))
+        }
+        if let tenantId = filter.tenantId {
+            clause += " AND tenant_id = ?"
+            arguments.append(.text(tenantId))
+        }
+        if let since = filter.since {
+            clause += " AND id > ?"
+            arguments.append(.integer(since))
+        }
+        arguments.append(.integer(Int64(filter.limit)))
+        return try connection.query(
+            """
+            SELECT id, tenant_id, from_address, to_address, subject, text_body, html_body, request_type, oob_code,
+                oob_link, app_link, continue_url, created_at, delivery_status, forwarded_to, delivery_reason
+            FROM outbox_messages WHERE \(clause) ORDER BY id DESC LIMIT ?
+            """, arguments
+        ).map { row in Self.decode(row, projectId: projectId) }
+    }
+
+    func message(id: Int64, projectId: String) throws -> OutboxMessage? {
+        try connection.query(
+            """
+            SELECT id, tenant_id, from_address, to_address, subject, text_body, html_body, request_type, oob_code,
+                oob_link, app_link, continue_url, created_at, delivery_status, forwarded_to, delivery_reason
+            FROM outbox_messages WHERE project_id = ? AND id = ?
+            """, [.text(projectId), .integer(id)]
+        ).first.map { Self.decode($0, projectId: projectId) }
+    }
+
+    func deleteAll(projectId: String) throws {
+        try connection.execute("DELETE FROM outbox_messages WHERE project_id = ?", [.text(projectId)])
+    }
+
+    private static func decode(_ row: SQLiteRow, projectId: String) -> OutboxMessage {
+        let tenant = row[1].text ?? ""
+        return OutboxMessage(
+            id: row[0].integer ?? 0, scope: UserScope(projectId: projectId, tenantId: tenant.isEmpty ? nil : tenant),
+            from: row[2].text ?? "", to: row[3].text ?? "", subject: row[4].text ?? "", text: row[5].text ?? "",
+            html: row[6].text ?? "", requestType: row[7].text ?? "", oobCode: row[8].text, oobLink: row[9].text,
+            appLink: row[10].text, continueUrl: row[11].text, createdAt: Instant(millisecondsSinceEpoch: row[12].integer ?? 0),
+            delivery: Delivery(
+                status: Delivery.Status(rawValue: row[13].text ?? "") ?? .delivered, forwardedTo: row[14].text,
+                reason: row[15].text))
+    }
+
+    // MARK: Apple relay senders
+
+    /// The senders `projectId` registered with Apple's relay; by default its Firebase sender only.
+    func registeredSenders(projectId: String) throws -> [String] {
+        guard let text = try connection.queryFirst("SELECT senders FROM relay_senders WHERE project_id = ?", [.text(projectId)])?[0].text
+        else { return [EmailSender.defaultAddress(projectId: projectId)] }
+        return (try? JSONValue(parsing: text).arrayValue?.compactMap(\.stringValue)) ?? []
+    }
+
+    func setRegisteredSenders(_ senders: [String], projectId: String) throws {
+        let text = JSONValue.array(senders.map { .string($0) }).compactString
+        try connection.execute(
+            "INSERT INTO relay_senders (project_id, senders) VALUES (?, ?) ON CONFLICT (project_id) DO UPDATE SET senders = excluded.senders",
+            [.text(projectId), .text(text)])
+    }
+}
