@@ -28,6 +28,11 @@ struct ActionLinks: Sendable, Equatable {
             appLink = nil
             return
         }
+        // Inside a wrapper, the inner link's first parameter is swallowed into `link=` when the
+        // Apple SDK splits the once-decoded query (wire §4.1), so it must not be mode or oobCode:
+        // production's order, apiKey first.
+        let inner = [("apiKey", apiKey)] + query.filter { $0.0 != "apiKey" }
+        let oobLink = "\(origin)/emulator/action?\(FormURLEncoding.encode(inner))"
         if let dynamicLinkDomain = app.dynamicLinkDomain, app.linkDomain == nil {
             // The Dynamic Links form that older SDKs ask for: the action link wrapped in `link`.
             var wrapper = [("link", oobLink)]
