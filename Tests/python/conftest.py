@@ -134,6 +134,23 @@ def start_emulator(*extra_arguments):
     return emulator
 
 
+def stop_emulator(running):
+    """Stops a binary with SIGTERM; a graceful stop is a feature, so it must exit with status 0."""
+    process = running.process
+    if process.poll() is not None:
+        pytest.fail(f"auth-emulator died during the tests (exit status {process.returncode})\n"
+                    f"{running.output()}", pytrace=False)
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=STOP_TIMEOUT_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        pytest.fail(f"auth-emulator did not stop within {STOP_TIMEOUT_SECONDS} s of SIGTERM\n"
+                    f"{running.output()}", pytrace=False)
+    assert process.returncode == 0, f"auth-emulator exited with {process.returncode} after SIGTERM\n{running.output()}"
+
+
 @pytest.fixture(scope="session")
 def emulator():
     running = start_emulator()
@@ -146,22 +163,7 @@ def emulator():
             os.environ.pop("FIREBASE_AUTH_EMULATOR_HOST", None)
         else:
             os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = previous_host
-        process = running.process
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=STOP_TIMEOUT_SECONDS)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-                pytest.fail(f"auth-emulator did not stop within {STOP_TIMEOUT_SECONDS} s of SIGTERM\n"
-                            f"{running.output()}", pytrace=False)
-            # A graceful stop is a feature: SIGTERM must end the process with status 0.
-            assert process.returncode == 0, (
-                f"auth-emulator exited with {process.returncode} after SIGTERM\n{running.output()}")
-        else:
-            pytest.fail(f"auth-emulator died during the tests (exit status {process.returncode})\n"
-                        f"{running.output()}", pytrace=False)
+        stop_emulator(running)
 
 
 @pytest.fixture(scope="session")

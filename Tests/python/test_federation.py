@@ -15,7 +15,6 @@ import hmac
 import html.parser
 import json
 import re
-import signal
 import subprocess
 import urllib.parse
 import uuid
@@ -24,7 +23,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 
 import idp_tokens as tokens
-from conftest import PROJECT_ID, STOP_TIMEOUT_SECONDS, binary_path, start_emulator
+from conftest import PROJECT_ID, binary_path, start_emulator, stop_emulator
 from emulator_client import (API_KEY, IDENTITY_TOOLKIT, LEGACY_V3, EmulatorClient, assert_error, decode_jwt,
                              error_of)
 
@@ -202,19 +201,7 @@ class Federation:
         return sorted(info["providerId"] for info in self.user(local_id).get("providerUserInfo", []))
 
 
-def stop(running):
-    process = running.process
-    if process.poll() is not None:
-        pytest.fail(f"auth-emulator died during the tests (exit status {process.returncode})\n"
-                    f"{running.output()}", pytrace=False)
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=STOP_TIMEOUT_SECONDS)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-        pytest.fail(f"auth-emulator did not stop on SIGTERM\n{running.output()}", pytrace=False)
-    assert process.returncode == 0, f"exit status {process.returncode} after SIGTERM\n{running.output()}"
+stop = stop_emulator
 
 
 @contextlib.contextmanager

@@ -64,12 +64,7 @@ extension AuthEnvironment {
         _ body: (AccountsTransaction) throws -> T
     ) throws -> T {
         let now = clock.now()
-        return try store.write {
-            try body(
-                AccountsTransaction(
-                    store: $0, now: now, scope: scope, isPrivileged: isPrivileged, decodedIDToken: idToken,
-                    environment: self))
-        }
+        return try store.write { try body(transaction($0, now, scope, isPrivileged, idToken)) }
     }
 
     func read<T>(
@@ -77,11 +72,13 @@ extension AuthEnvironment {
         _ body: (AccountsTransaction) throws -> T
     ) throws -> T {
         let now = clock.now()
-        return try store.read {
-            try body(
-                AccountsTransaction(
-                    store: $0, now: now, scope: scope, isPrivileged: isPrivileged, decodedIDToken: idToken,
-                    environment: self))
-        }
+        return try store.read { try body(transaction($0, now, scope, isPrivileged, idToken)) }
+    }
+
+    private func transaction(
+        _ store: StoreTransaction, _ now: Instant, _ scope: UserScope, _ isPrivileged: Bool, _ idToken: DecodedIDToken?
+    ) -> AccountsTransaction {
+        AccountsTransaction(
+            store: store, now: now, scope: scope, isPrivileged: isPrivileged, decodedIDToken: idToken, environment: self)
     }
 }

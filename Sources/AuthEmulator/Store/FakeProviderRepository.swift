@@ -75,20 +75,7 @@ struct FakeProviderRepository {
     }
 
     func accounts(of providerId: String, limit: Int) throws -> [Account] {
-        try connection.query(
-            """
-            SELECT sub, email, name, picture, hide_email FROM idp_accounts WHERE provider_id = ?
-            ORDER BY created_at, sub LIMIT ?
-            """, [.text(providerId), .integer(Int64(limit))]
-        ).map { row in
-            Account(
-                providerId: providerId, sub: row[0].text ?? "", email: row[1].text, name: row[2].text,
-                picture: row[3].text, hidesEmail: row[4].bool ?? false)
-        }
-    }
-
-    func account(of providerId: String, sub: String) throws -> Account? {
-        try accounts(where: "provider_id = ? AND sub = ?", [.text(providerId), .text(sub)]).first
+        try accounts(where: "provider_id = ? ORDER BY created_at, sub LIMIT ?", [.text(providerId), .integer(Int64(limit))])
     }
 
     private func accounts(where clause: String, _ arguments: [SQLiteValue]) throws -> [Account] {

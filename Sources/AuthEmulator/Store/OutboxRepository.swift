@@ -83,43 +83,28 @@ struct OutboxRepository {
         return stored
     }
 
+    private static let columns = """
+        id, tenant_id, from_address, to_address, subject, text_body, html_body, request_type, oob_code, oob_link,
+        app_link, continue_url, created_at, delivery_status, forwarded_to, delivery_reason
+        """
+
     /// Messages of a project matching `filter`, newest first.
     func messages(projectId: String, _ filter: OutboxFilter) throws -> [OutboxMessage] {
-        var clause = "project_id = ?"
-        var arguments: [SQLiteValue] = [.text(projectId)]
-        if let to = filter.to {
-            clause += " AND to_address = ?"
-            arguments.append(.text(to))
-        }
-        if let requestType = filter.requestType {
-            clause += " AND request_type = ?"
-            arguments.append(.text(requestType))
-        }
-        if let tenantId = filter.tenantId {
-            clause += " AND tenant_id = ?"
-            arguments.append(.text(tenantId))
-        }
-        if let since = filter.since {
-            clause += " AND id > ?"
-            arguments.append(.integer(since))
-        }
-        arguments.append(.integer(Int64(filter.limit)))
+        let conditions: [(String, SQLiteValue?)] = [
+            ("to_address = ?", filter.to.map { .text($0) }), ("request_type = ?", filter.requestType.map { .text($0) }),
+            ("tenant_id = ?", filter.tenantId.map { .text($0) }), ("id > ?", filter.since.map { .integer($0) }),
+        ]
+        let present = conditions.compactMap { condition in condition.1.map { (condition.0, $0) } }
+        let clause = (["project_id = ?"] + present.map(\.0)).joined(separator: " AND ")
+        let arguments = [.text(projectId)] + present.map(\.1) + [.integer(Int64(filter.limit))]
         return try connection.query(
-            """
-            SELECT id, tenant_id, from_address, to_address, subject, text_body, html_body, request_type, oob_code,
-                oob_link, app_link, continue_url, created_at, delivery_status, forwarded_to, delivery_reason
-            FROM outbox_messages WHERE \(clause) ORDER BY id DESC LIMIT ?
-            """, arguments
+            "SELECT \(Self.columns) FROM outbox_messages WHERE \(clause) ORDER BY id DESC LIMIT ?", arguments
         ).map { row in Self.decode(row, projectId: projectId) }
     }
 
     func message(id: Int64, projectId: String) throws -> OutboxMessage? {
         try connection.query(
-            """
-            SELECT id, tenant_id, from_address, to_address, subject, text_body, html_body, request_type, oob_code,
-                oob_link, app_link, continue_url, created_at, delivery_status, forwarded_to, delivery_reason
-            FROM outbox_messages WHERE project_id = ? AND id = ?
-            """, [.text(projectId), .integer(id)]
+            "SELECT \(Self.columns) FROM outbox_messages WHERE project_id = ? AND id = ?", [.text(projectId), .integer(id)]
         ).first.map { Self.decode($0, projectId: projectId) }
     }
 
