@@ -79,7 +79,8 @@ public struct UserRecord: Sendable, Equatable {
     public var initialEmail: String?
     public var providers: [ProviderUserInfo] = []
     /// The links as last read from or written to the store (`nil` for a user not stored yet), so
-    /// that saving rewrites them only when they changed.
+    /// that saving rewrites them only when they changed. A record made with `init` must therefore
+    /// be for a user the store does not hold: to change a stored user, load it first.
     var storedProviders: [ProviderUserInfo]?
 
     public init(localId: String, scope: UserScope, createdAt: Instant) {

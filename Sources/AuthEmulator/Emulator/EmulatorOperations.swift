@@ -36,7 +36,7 @@ enum EmulatorOperations {
                 config.allowDuplicateEmails = allowDuplicateEmails ?? config.allowDuplicateEmails
                 config.improvedEmailPrivacy = improvedPrivacy ?? config.improvedEmailPrivacy
             }
-            try transaction.store.projectConfigs.save(config, for: transaction.scope.projectId)
+            try transaction.environment.projectConfigs.save(config, for: transaction.scope.projectId, store: transaction.store)
             return config.emulatorJSON
         }
     }

@@ -13,6 +13,7 @@ public struct AuthEnvironment: Sendable {
     let keyring: ProviderKeyring
     let providerAudiences = ProviderSettingsCache()
     let outboxWaiters = OutboxWaiters()
+    let projectConfigs = ProjectConfigCache()
 
     public init(
         store: AuthStore, clock: EmulatorClock, identifiers: any IdentifierSource = SecureIdentifierSource(),

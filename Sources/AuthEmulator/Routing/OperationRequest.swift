@@ -53,8 +53,9 @@ struct AccountsTransaction {
     var users: UserRepository { store.users }
     var identifiers: any IdentifierSource { environment.identifiers }
 
+    /// The project's settings, from the cache (they change rarely; the writer refreshes it).
     func config() throws -> ProjectConfig {
-        try store.projectConfigs.config(for: scope.projectId)
+        try environment.projectConfigs.config(for: scope.projectId, store: store)
     }
 }
 

@@ -44,3 +44,22 @@ struct ProjectConfigRepository {
             """, [.text(projectId), SQLiteValue(config.allowDuplicateEmails), SQLiteValue(config.improvedEmailPrivacy)])
     }
 }
+
+/// Project settings kept in memory after the first read, so sign-ins do not query them every
+/// time. A change updates the cache once its transaction has committed.
+final class ProjectConfigCache: Sendable {
+    private let configs = Locked<[String: ProjectConfig]>([:])
+
+    func config(for projectId: String, store: StoreTransaction) throws -> ProjectConfig {
+        if let cached = configs.withLock({ $0[projectId] }) { return cached }
+        let config = try store.projectConfigs.config(for: projectId)
+        configs.withLock { $0[projectId] = config }
+        return config
+    }
+
+    /// Saves `config` in this transaction and caches it once committed.
+    func save(_ config: ProjectConfig, for projectId: String, store: StoreTransaction) throws {
+        try store.projectConfigs.save(config, for: projectId)
+        store.connection.afterCommit { [configs] in configs.withLock { $0[projectId] = config } }
+    }
+}

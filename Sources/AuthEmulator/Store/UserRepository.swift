@@ -153,9 +153,12 @@ struct UserRepository {
 
     private func replaceProviders(of user: UserRecord) throws {
         let scope = user.scope
-        try connection.execute(
-            "DELETE FROM provider_links WHERE project_id = ? AND tenant_id = ? AND local_id = ?",
-            [.text(scope.projectId), .text(scope.tenantKey), .text(user.localId)])
+        // A user never stored has no links to remove.
+        if user.storedProviders != nil {
+            try connection.execute(
+                "DELETE FROM provider_links WHERE project_id = ? AND tenant_id = ? AND local_id = ?",
+                [.text(scope.projectId), .text(scope.tenantKey), .text(user.localId)])
+        }
         for (position, link) in user.providers.enumerated() {
             do {
                 try insertLink(link, position: position, of: user)
