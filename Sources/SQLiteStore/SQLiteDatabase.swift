@@ -34,7 +34,12 @@ public final class SQLiteDatabase: @unchecked Sendable {
         precondition(sqlite3_threadsafe() != 0, "SQLiteStore needs an SQLite built thread-safe")
         switch location {
         case .inMemory:
-            writer = try SQLiteConnection.open(":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            // The memdb VFS rather than ":memory:": a commit to ":memory:" walks the page cache, which
+            // grows with the database, so writes slowed as users piled up. A name of our own keeps
+            // each database private (memdb names starting with "/" would be shared in the process).
+            writer = try SQLiteConnection.open(
+                "file:auth-emulator-\(UInt64.random(in: 0...UInt64.max))?vfs=memdb",
+                flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI)
             try Self.configure(writer, durable: false)
             readers = nil
         case .file(let path):

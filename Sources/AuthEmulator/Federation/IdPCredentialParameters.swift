@@ -28,7 +28,9 @@ struct IdPCredentialParameters: Sendable {
             merge(Self.formPairs(withoutFragment[withoutFragment.index(after: question)...]))
         }
         // A WHATWG URL with an authority and no path gets "/" (`http://localhost` → `http://localhost/`).
-        if let authority = base.range(of: "://"), !base[authority.upperBound...].contains("/") { base += "/" }
+        if let authority = base.firstRange(of: "://"), !base[authority.upperBound...].utf8.contains(UInt8(ascii: "/")) {
+            base += "/"
+        }
         if let postBody { merge(Self.lenientPairs(postBody)) }
         if let fragment { merge(Self.formPairs(fragment)) }
     }
@@ -67,11 +69,13 @@ struct IdPCredentialParameters: Sendable {
     /// at `&`, then at the first `=`, keep `+` as it is, and decode `%XX` only where that gives
     /// valid UTF-8.
     static func lenientPairs(_ text: String) -> [(String, String)] {
-        text.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ part: Substring) -> String {
-                guard part.contains("%") else { return String(part) }
-                return part.removingPercentEncoding ?? String(part)
+        // Split on bytes: a postBody holds a whole JWT, and walking it by Character is slow.
+        text.utf8.split(separator: UInt8(ascii: "&")).map { pair in
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ part: Substring.UTF8View) -> String {
+                let raw = Substring(part)
+                guard part.contains(UInt8(ascii: "%")) else { return String(raw) }
+                return raw.removingPercentEncoding ?? String(raw)
             }
             return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
         }

@@ -14,13 +14,16 @@ struct OperationRequest: Sendable {
     var pathParameters: [String: String] = [:]
     /// The `Host` header: where the client reached us, for links and issuers it will follow back.
     var host: String?
-    /// A browser asked (`Accept: text/html`): pages answer HTML rather than the official JSON.
-    var acceptsHTML = false
+    /// The `Accept` header, read only by pages that answer a browser differently.
+    var accept: String?
     let environment: AuthEnvironment
 
     func queryValue(_ name: String) -> String? {
         query.first { $0.name == name }?.value
     }
+
+    /// A browser asked (`Accept: text/html`): pages answer HTML rather than the official JSON.
+    var acceptsHTML: Bool { accept?.firstRange(of: "text/html") != nil }
 
     /// `http://<host>`, the emulator as this client reaches it.
     var origin: String { "http://\(host ?? environment.defaultHost)" }

@@ -100,7 +100,7 @@ public struct Router: HTTPHandler {
         let operationRequest = OperationRequest(
             scope: scope, isPrivileged: isPrivileged, body: body, decodedIDToken: idToken, query: request.query,
             pathParameters: parameters, host: request.headers["host"],
-            acceptsHTML: request.headers["accept"]?.contains("text/html") ?? false, environment: environment)
+            accept: request.headers["accept"], environment: environment)
         return try handler(operationRequest)
     }
 
