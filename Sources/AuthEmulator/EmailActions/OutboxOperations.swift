@@ -4,6 +4,8 @@ import JSON
 /// and the project's senders registered with Apple's relay. Plus the official `oobCodes` list.
 enum OutboxOperations {
     static let maximumWaitSeconds = 60.0
+    /// Every `requestType` a message can have: the email actions and the SMS codes.
+    static let messageTypes = Set(OobRequestType.allCases.map(\.rawValue) + ["PHONE_SIGN_IN", "MFA_ENROLLMENT", "MFA_SIGN_IN"])
 
     static func list(_ request: OperationRequest) throws -> OperationResult {
         let filter = try self.filter(request)
@@ -122,7 +124,11 @@ enum OutboxOperations {
         var filter = OutboxFilter()
         filter.to = value("to").map(EmailAddress.canonical)
         if let type = value("requestType") {
-            filter.requestType = try OobRequestType.parse(.string(type)).rawValue
+            guard messageTypes.contains(type) else {
+                throw AuthError.invalid(
+                    "INVALID_ARGUMENT : requestType must be one of \(messageTypes.sorted().joined(separator: ", ")).")
+            }
+            filter.requestType = type
         }
         filter.tenantId = value("tenantId")
         if let since = value("since") {
