@@ -78,6 +78,8 @@ public struct UserRecord: Sendable, Equatable {
     public var emailLinkSignin = false
     public var initialEmail: String?
     public var providers: [ProviderUserInfo] = []
+    public var mfaEnrollments: [MFAEnrollment] = []
+    public var passkeys: [Passkey] = []
     /// The links as last read from or written to the store (`nil` for a user not stored yet), so
     /// that saving rewrites them only when they changed. A record made with `init` must therefore
     /// be for a user the store does not hold: to change a stored user, load it first.
@@ -139,6 +141,8 @@ public struct UserRecord: Sendable, Equatable {
         if disabled { object["disabled"] = true }
         if emailLinkSignin { object["emailLinkSignin"] = true }
         object.setIfPresent("initialEmail", initialEmail.map { .string($0) })
+        if !mfaEnrollments.isEmpty { object["mfaInfo"] = .array(mfaEnrollments.map { .object($0.json) }) }
+        if !passkeys.isEmpty { object["passkeyInfo"] = .array(passkeys.map { .object($0.json) }) }
         object.setIfPresent("tenantId", scope.tenantId.map { .string($0) })
         return object
     }

@@ -28,17 +28,34 @@ enum EmulatorOperations {
         let body = request.body
         let allowDuplicateEmails = try body.nested("signIn")?.bool("allowDuplicateEmails")
         let improvedPrivacy = try body.nested("emailPrivacyConfig")?.bool("enableImprovedEmailPrivacy")
+        let testPhoneNumbers = try body.nested("signIn")?.nested("phoneNumber")?.nested("testPhoneNumbers").map(Self.testPhoneNumbers)
         return try request.write { transaction in
             var config = try transaction.config()
-            if allowDuplicateEmails == nil, improvedPrivacy == nil {
+            if allowDuplicateEmails == nil, improvedPrivacy == nil, testPhoneNumbers == nil {
                 config = ProjectConfig()
             } else {
                 config.allowDuplicateEmails = allowDuplicateEmails ?? config.allowDuplicateEmails
                 config.improvedEmailPrivacy = improvedPrivacy ?? config.improvedEmailPrivacy
+                config.testPhoneNumbers = testPhoneNumbers ?? config.testPhoneNumbers
             }
             try transaction.environment.projectConfigs.save(config, for: transaction.scope.projectId, store: transaction.store)
             return config.emulatorJSON
         }
+    }
+
+    /// `{"+15555550100": "123456", …}`: valid numbers, six-digit codes.
+    private static func testPhoneNumbers(_ body: RequestBody) throws(AuthError) -> [String: String] {
+        var numbers: [String: String] = [:]
+        for (number, code) in body.object.members {
+            guard PhoneNumber.isValid(number) else {
+                throw AuthError.invalid("INVALID_PHONE_NUMBER : Invalid format: \(number) (test numbers start with +).")
+            }
+            guard let code = code.stringValue, code.count == 6, code.allSatisfy(\.isNumber) else {
+                throw AuthError.invalid("INVALID_TEST_PHONE_NUMBER_CODE : The code of \(number) must be six digits.")
+            }
+            numbers[number] = code
+        }
+        return numbers
     }
 
     /// The reference emulator's SMS list. No phone codes exist before phone sign-in does.

@@ -27,6 +27,7 @@ struct StoreTransaction {
     let providerConfigs: ProviderConfigRepository
     let oobCodes: OobCodeRepository
     let outbox: OutboxRepository
+    let verificationSessions: VerificationSessionRepository
     /// The connection itself, for `afterCommit` hooks.
     let connection: SQLiteConnection
 
@@ -39,6 +40,7 @@ struct StoreTransaction {
         providerConfigs = ProviderConfigRepository(connection: connection)
         oobCodes = OobCodeRepository(connection: connection)
         outbox = OutboxRepository(connection: connection)
+        verificationSessions = VerificationSessionRepository(connection: connection)
         self.connection = connection
     }
 }

@@ -5,18 +5,27 @@ import SQLiteStore
 public struct ProjectConfig: Sendable, Equatable {
     public var allowDuplicateEmails = false
     public var improvedEmailPrivacy = false
+    /// Fictional numbers and their fixed codes (production's `signIn.phoneNumber.testPhoneNumbers`):
+    /// no SMS is sent to them, and the code is always the one given.
+    public var testPhoneNumbers: [String: String] = [:]
 
-    public init(allowDuplicateEmails: Bool = false, improvedEmailPrivacy: Bool = false) {
+    public init(allowDuplicateEmails: Bool = false, improvedEmailPrivacy: Bool = false, testPhoneNumbers: [String: String] = [:]) {
         self.allowDuplicateEmails = allowDuplicateEmails
         self.improvedEmailPrivacy = improvedEmailPrivacy
+        self.testPhoneNumbers = testPhoneNumbers
     }
 
-    /// The emulator view: `{signIn:{allowDuplicateEmails}, emailPrivacyConfig:{enableImprovedEmailPrivacy}}`.
+    /// The emulator view: `{signIn:{allowDuplicateEmails, phoneNumber:{testPhoneNumbers}}, emailPrivacyConfig:{enableImprovedEmailPrivacy}}`.
     var emulatorJSON: JSONObject {
-        [
-            "signIn": ["allowDuplicateEmails": .bool(allowDuplicateEmails)],
-            "emailPrivacyConfig": ["enableImprovedEmailPrivacy": .bool(improvedEmailPrivacy)],
-        ]
+        var signIn: JSONObject = ["allowDuplicateEmails": .bool(allowDuplicateEmails)]
+        if !testPhoneNumbers.isEmpty { signIn["phoneNumber"] = ["testPhoneNumbers": .object(testPhoneNumbersJSON)] }
+        return ["signIn": .object(signIn), "emailPrivacyConfig": ["enableImprovedEmailPrivacy": .bool(improvedEmailPrivacy)]]
+    }
+
+    var testPhoneNumbersJSON: JSONObject {
+        var numbers = JSONObject()
+        for number in testPhoneNumbers.keys.sorted() { numbers[number] = .string(testPhoneNumbers[number]!) }
+        return numbers
     }
 }
 
@@ -26,22 +35,31 @@ struct ProjectConfigRepository {
     func config(for projectId: String) throws -> ProjectConfig {
         guard
             let row = try connection.queryFirst(
-                "SELECT allow_duplicate_emails, improved_email_privacy FROM project_config WHERE project_id = ?",
+                "SELECT allow_duplicate_emails, improved_email_privacy, test_phone_numbers FROM project_config WHERE project_id = ?",
                 [.text(projectId)])
         else { return ProjectConfig() }
+        var numbers: [String: String] = [:]
+        for (number, code) in row[2].text.flatMap({ try? JSONValue(parsing: $0).objectValue })?.members ?? [] {
+            numbers[number] = code.stringValue
+        }
         return ProjectConfig(
-            allowDuplicateEmails: row["allow_duplicate_emails"].bool ?? false,
-            improvedEmailPrivacy: row["improved_email_privacy"].bool ?? false)
+            allowDuplicateEmails: row[0].bool ?? false, improvedEmailPrivacy: row[1].bool ?? false, testPhoneNumbers: numbers)
     }
 
     func save(_ config: ProjectConfig, for projectId: String) throws {
         try connection.execute(
             """
-            INSERT INTO project_config (project_id, allow_duplicate_emails, improved_email_privacy) VALUES (?, ?, ?)
+            INSERT INTO project_config (project_id, allow_duplicate_emails, improved_email_privacy, test_phone_numbers)
+            VALUES (?, ?, ?, ?)
             ON CONFLICT (project_id) DO UPDATE SET
                 allow_duplicate_emails = excluded.allow_duplicate_emails,
-                improved_email_privacy = excluded.improved_email_privacy
-            """, [.text(projectId), SQLiteValue(config.allowDuplicateEmails), SQLiteValue(config.improvedEmailPrivacy)])
+                improved_email_privacy = excluded.improved_email_privacy,
+                test_phone_numbers = excluded.test_phone_numbers
+            """,
+            [
+                .text(projectId), SQLiteValue(config.allowDuplicateEmails), SQLiteValue(config.improvedEmailPrivacy),
+                config.testPhoneNumbers.isEmpty ? .null : .text(config.testPhoneNumbersJSON.compactString),
+            ])
     }
 }
 

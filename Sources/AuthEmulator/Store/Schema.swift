@@ -189,5 +189,34 @@ enum Schema {
                     senders TEXT NOT NULL
                 );
                 """),
+            Migration(
+            version: 4, name: "phone and second factors",
+            sql: """
+                ALTER TABLE users ADD COLUMN passkey_info TEXT;
+                -- SMS codes (sign-in, MFA enrollment, MFA sign-in) and TOTP enrollments in progress.
+                CREATE TABLE verification_sessions (
+                    session_info TEXT PRIMARY KEY,
+                    project_id TEXT NOT NULL,
+                    tenant_id TEXT NOT NULL,
+                    purpose TEXT NOT NULL,
+                    phone_number TEXT,
+                    code TEXT,
+                    totp_secret TEXT,
+                    local_id TEXT,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL
+                );
+                CREATE INDEX verification_sessions_by_scope ON verification_sessions (project_id, tenant_id, created_at);
+                -- Proof that a phone number was verified, handed back when it belongs to someone else.
+                CREATE TABLE temporary_proofs (
+                    proof TEXT PRIMARY KEY,
+                    project_id TEXT NOT NULL,
+                    tenant_id TEXT NOT NULL,
+                    phone_number TEXT NOT NULL,
+                    expires_at INTEGER NOT NULL
+                );
+                -- Fictional phone numbers with fixed codes, as the console's "phone numbers for testing".
+                ALTER TABLE project_config ADD COLUMN test_phone_numbers TEXT;
+                """),
     ]
 }

@@ -1,3 +1,4 @@
+import JSON
 import SQLiteStore
 
 /// Reads and writes accounts inside one store transaction. Lives only as long as the
@@ -8,7 +9,7 @@ struct UserRepository {
     private static let userColumns = """
         local_id, email, email_verified, display_name, photo_url, phone_number, password_hash, salt,
         password_updated_at, valid_since, created_at, last_login_at, last_refresh_at, disabled,
-        custom_attributes, custom_auth, email_link_signin, initial_email
+        custom_attributes, custom_auth, email_link_signin, initial_email, mfa_info, passkey_info
         """
 
     // MARK: Reads
@@ -90,9 +91,21 @@ struct UserRepository {
         user.customAuth = row["custom_auth"].bool ?? false
         user.emailLinkSignin = row["email_link_signin"].bool ?? false
         user.initialEmail = row["initial_email"].text
+        user.mfaEnrollments = Self.decodeList(row["mfa_info"].text, MFAEnrollment.init(stored:))
+        user.passkeys = Self.decodeList(row["passkey_info"].text, Passkey.init(stored:))
         user.providers = try providers(of: localId, in: scope)
         user.storedProviders = user.providers
         return user
+    }
+
+    /// A JSON array column, one element per entry (nil and malformed text read as empty).
+    private static func decodeList<Element>(_ text: String?, _ decode: (JSONObject) -> Element?) -> [Element] {
+        guard let text, let elements = try? JSONValue(parsing: text).arrayValue else { return [] }
+        return elements.compactMap { $0.objectValue.flatMap(decode) }
+    }
+
+    private static func encodeList(_ objects: [JSONObject]) -> SQLiteValue {
+        objects.isEmpty ? .null : .text(JSONValue.array(objects.map { .object($0) }).compactString)
     }
 
     private func providers(of localId: String, in scope: UserScope) throws -> [ProviderUserInfo] {
@@ -125,7 +138,7 @@ struct UserRepository {
         try connection.execute(
             """
             INSERT INTO users (project_id, tenant_id, \(Self.userColumns))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (project_id, tenant_id, local_id) DO UPDATE SET
                 email = excluded.email, email_verified = excluded.email_verified,
                 display_name = excluded.display_name, photo_url = excluded.photo_url,
@@ -134,7 +147,8 @@ struct UserRepository {
                 created_at = excluded.created_at, last_login_at = excluded.last_login_at,
                 last_refresh_at = excluded.last_refresh_at, disabled = excluded.disabled,
                 custom_attributes = excluded.custom_attributes, custom_auth = excluded.custom_auth,
-                email_link_signin = excluded.email_link_signin, initial_email = excluded.initial_email
+                email_link_signin = excluded.email_link_signin, initial_email = excluded.initial_email,
+                mfa_info = excluded.mfa_info, passkey_info = excluded.passkey_info
             """,
             [
                 .text(scope.projectId), .text(scope.tenantKey), .text(user.localId), SQLiteValue(user.email),
@@ -144,7 +158,8 @@ struct UserRepository {
                 .integer(user.createdAt.millisecondsSinceEpoch), SQLiteValue(user.lastLoginAt?.millisecondsSinceEpoch),
                 SQLiteValue(user.lastRefreshAt?.millisecondsSinceEpoch), SQLiteValue(user.disabled),
                 SQLiteValue(user.customAttributes), SQLiteValue(user.customAuth), SQLiteValue(user.emailLinkSignin),
-                SQLiteValue(user.initialEmail),
+                SQLiteValue(user.initialEmail), Self.encodeList(user.mfaEnrollments.map(\.storedJSON)),
+                Self.encodeList(user.passkeys.map(\.json)),
             ])
         guard user.providers != user.storedProviders else { return }
         try replaceProviders(of: user)

@@ -19,6 +19,38 @@ public struct Instant: Sendable, Hashable, Comparable {
         lhs.millisecondsSinceEpoch < rhs.millisecondsSinceEpoch
     }
 
+    /// Reads `YYYY-MM-DDTHH:MM:SS[.fff]Z`, the form `rfc3339` writes (UTC only).
+    public init?(rfc3339 text: String) {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int64? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for byte in bytes[range] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int64(byte - 48)
+            }
+            return value
+        }
+        guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z"), let year = number(0..<4), let month = number(5..<7),
+            let day = number(8..<10), let hour = number(11..<13), let minute = number(14..<16),
+            let second = number(17..<19), (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        var milliseconds: Int64 = 0
+        if bytes[19] == UInt8(ascii: ".") {
+            guard let fraction = number(20..<(bytes.count - 1)) else { return nil }
+            let digits = bytes.count - 21
+            milliseconds = digits >= 3 ? fraction / Int64(pow10(digits - 3)) : fraction * Int64(pow10(3 - digits))
+        }
+        // Days from the civil date (Howard Hinnant's algorithm), the inverse of `rfc3339`.
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        self.init(millisecondsSinceEpoch: ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + milliseconds)
+    }
+
     /// RFC 3339 in UTC with milliseconds, e.g. `2026-11-29T22:40:13.123Z`. Computed by hand (days
     /// to civil date, Howard Hinnant's algorithm): a date formatter is slow and not thread-safe.
     public var rfc3339: String {
@@ -42,6 +74,10 @@ public struct Instant: Sendable, Hashable, Comparable {
         return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))T"
             + time.map { padded($0, 2) }.joined(separator: ":") + ".\(padded(millisecondOfDay % 1000, 3))Z"
     }
+}
+
+private func pow10(_ exponent: Int) -> Int {
+    (0..<exponent).reduce(1) { value, _ in value * 10 }
 }
 
 /// Where the emulator reads real time. Injected so that tests control it. (Not named `Clock`,
