@@ -5,6 +5,16 @@ import HTTPClient
 
 // Thin by design: parse flags, start, wait for a signal, stop.
 
+// SIGINT and SIGTERM are blocked before any thread exists, so every thread inherits the block and
+// a signal stays pending until the main thread, once serving, takes it with sigwait. (A dispatch
+// signal source registers asynchronously: a SIGTERM sent in that window, with the signal
+// ignored, was lost and the process never stopped.)
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGINT)
+sigaddset(&stopSignals, SIGTERM)
+pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
 let started = DispatchTime.now()
 let configuration: AuthEmulator.Configuration
 do {
@@ -49,20 +59,6 @@ do {
     exit(1)
 }
 
-// Stop on SIGINT/SIGTERM, letting requests in flight finish. Installed before the server starts,
-// so that a signal sent as soon as it listens is never the default (abrupt) one.
-let signalSources = [SIGINT, SIGTERM].map { signalNumber in
-    signal(signalNumber, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-    source.setEventHandler {
-        emulator.stop()
-        FileHandle.standardOutput.write(Data("auth-emulator stopped\n".utf8))
-        exit(0)
-    }
-    source.resume()
-    return source
-}
-
 do {
     try emulator.start()
 } catch {
@@ -81,4 +77,9 @@ FileHandle.standardOutput.write(Data(
 
     """.utf8))
 
-dispatchMain()
+// Stop on SIGINT/SIGTERM, letting requests in flight finish.
+var received: Int32 = 0
+sigwait(&stopSignals, &received)
+emulator.stop()
+FileHandle.standardOutput.write(Data("auth-emulator stopped\n".utf8))
+exit(0)
