@@ -13,6 +13,7 @@ enum EmailActionPage {
         case redirect(String)
         case passwordForm(email: String?, action: String, hidden: [(String, String)])
         case signInLink(email: String?, continueTo: String, oobCode: String)
+        case apiError(AuthError)
     }
 
     static func run(_ request: OperationRequest) throws -> OperationResult {
@@ -86,7 +87,8 @@ enum EmailActionPage {
                     try ResetPassword.resetPassword(try transaction.oobCode(code, ofType: .passwordReset), to: newPassword, in: transaction)
                 }
             } catch let error as AuthError where error.message.hasPrefix("WEAK_PASSWORD") {
-                throw error
+                // The official emulator answers this one as the API's usual error JSON.
+                return .apiError(error)
             } catch is AuthError {
                 return .failure(status: 400, fields: expired)
             }
@@ -153,6 +155,7 @@ enum EmailActionPage {
         case .redirect(let location): return .redirect(location: location)
         case .signInLink(_, let continueTo, _): return .redirect(location: continueTo)
         case .passwordForm: return .json(["authEmulator": ["error": "missing newPassword query parameter"]], status: 400)
+        case .apiError(let error): return ResponseRenderer.failure(error)
         }
     }
 
@@ -167,6 +170,8 @@ enum EmailActionPage {
                 status: status)
         case .redirect(let location):
             return .redirect(location: location)
+        case .apiError(let error):
+            return .html(layout("Something went wrong", "<p role=\"alert\">\(error.message)</p>"), status: error.httpStatus)
         case .passwordForm(let email, let action, let hidden):
             let fields = HTML.joined(hidden.map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\($0.1)\">" })
             let body: HTML = """
