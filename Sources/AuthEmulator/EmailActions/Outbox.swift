@@ -1,4 +1,5 @@
 import Dispatch
+import HTML
 import JSON
 
 /// Puts emails in the outbox: rendered from the template, routed through the relay, stored in the
@@ -36,6 +37,29 @@ struct Outbox {
                 delivery: delivery))
         let environment = transaction.environment
         let line = Self.consoleLine(email, link: email.links.oobLink, delivery: delivery)
+        transaction.store.connection.afterCommit {
+            environment.logger.info(line)
+            environment.outboxWaiters.wake(projectId: scope.projectId)
+        }
+        return message
+    }
+
+    /// An SMS with a verification code: stored like an email, `to` the phone number.
+    @discardableResult
+    func sendCode(_ code: String, to phoneNumber: String, purpose: VerificationPurpose) throws -> OutboxMessage {
+        let scope = transaction.scope
+        let text = "\(code) is your verification code for project-\(scope.projectId)."
+        let message = try transaction.store.outbox.insert(
+            OutboxMessage(
+                scope: scope, from: "Firebase", to: phoneNumber, subject: "", text: text,
+                html: HTML.page(title: "SMS", body: "<p>\(text)</p>").markup, requestType: purpose.rawValue, oobCode: code,
+                oobLink: nil, appLink: nil, continueUrl: nil, createdAt: transaction.now, delivery: Delivery(status: .delivered)))
+        let environment = transaction.environment
+        let line = switch purpose {
+        case .mfaEnrollment: "To enroll MFA with \(phoneNumber), use the code \(code)."
+        case .mfaSignIn: "To sign in with MFA using \(phoneNumber), use the code \(code)."
+        case .phoneSignIn, .totpEnrollment: "To verify the phone number \(phoneNumber), use the code \(code)."
+        }
         transaction.store.connection.afterCommit {
             environment.logger.info(line)
             environment.outboxWaiters.wake(projectId: scope.projectId)

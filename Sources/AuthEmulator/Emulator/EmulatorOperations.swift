@@ -57,9 +57,4 @@ enum EmulatorOperations {
         }
         return numbers
     }
-
-    /// The reference emulator's SMS list. No phone codes exist before phone sign-in does.
-    static func listVerificationCodes(_ request: OperationRequest) throws -> JSONObject {
-        ["verificationCodes": []]
-    }
 }

@@ -17,6 +17,7 @@ enum LegacyPaths {
         "setAccountInfo": "accounts:update",
         "signupNewUser": "accounts:signUp",
         "verifyAssertion": "accounts:signInWithIdp",
+        "verifyClient": "accounts:verifyIosClient",
         "verifyCustomToken": "accounts:signInWithCustomToken",
         "verifyPassword": "accounts:signInWithPassword",
         "verifyPhoneNumber": "accounts:signInWithPhoneNumber",

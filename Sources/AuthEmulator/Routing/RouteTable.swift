@@ -32,11 +32,14 @@ enum RouteTable {
             "identitytoolkit.accounts.resetPassword", .apiKeyOrOwner, ResetPassword.run)),
         Route("POST", "\(v1)/accounts:signInWithEmailLink", Operation(
             "identitytoolkit.accounts.signInWithEmailLink", .apiKeyOrOwner, SignInWithEmailLink.run)),
-        Route("POST", "\(v1)/accounts:sendVerificationCode", .unimplemented("identitytoolkit.accounts.sendVerificationCode")),
-        Route("POST", "\(v1)/accounts:signInWithPhoneNumber", .unimplemented("identitytoolkit.accounts.signInWithPhoneNumber")),
+        Route("POST", "\(v1)/accounts:sendVerificationCode", Operation(
+            "identitytoolkit.accounts.sendVerificationCode", .apiKeyOrOwner, PhoneSignIn.sendVerificationCode)),
+        Route("POST", "\(v1)/accounts:signInWithPhoneNumber", Operation(
+            "identitytoolkit.accounts.signInWithPhoneNumber", .apiKeyOrOwner, PhoneSignIn.signIn)),
         Route("POST", "\(v1)/accounts:signInWithGameCenter", .unimplemented("identitytoolkit.accounts.signInWithGameCenter")),
         Route("POST", "\(v1)/accounts:issueSamlResponse", .unimplemented("identitytoolkit.accounts.issueSamlResponse")),
-        Route("POST", "\(v1)/accounts:verifyIosClient", .unimplemented("identitytoolkit.accounts.verifyIosClient")),
+        Route("POST", "\(v1)/accounts:verifyIosClient", Operation(
+            "identitytoolkit.accounts.verifyIosClient", .apiKeyOrOwner, PhoneSignIn.verifyIosClient)),
         Route("GET", "\(v1)/projects", Operation("identitytoolkit.getProjects", .apiKeyOrOwner, ProjectInfo.getProjects)),
         Route("GET", "\(v1)/recaptchaParams", Operation(
             "identitytoolkit.getRecaptchaParams", .apiKeyOrOwner, ProjectInfo.getRecaptchaParams)),
@@ -113,7 +116,7 @@ enum RouteTable {
                 Route("DELETE", "\(base)/accounts", Operation("emulator.accounts.delete", .open, EmulatorOperations.deleteAccounts)),
                 Route("GET", "\(base)/oobCodes", Operation("emulator.oobCodes.list", .open, OutboxOperations.oobCodes)),
                 Route("GET", "\(base)/verificationCodes", Operation(
-                    "emulator.verificationCodes.list", .open, EmulatorOperations.listVerificationCodes)),
+                    "emulator.verificationCodes.list", .open, PhoneSignIn.verificationCodes)),
             ]
         } + [
             Route("GET", "emulator/v1/projects/{projectId}/config", Operation(
