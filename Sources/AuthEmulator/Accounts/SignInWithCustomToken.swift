@@ -30,14 +30,11 @@ enum SignInWithCustomToken {
                 user = UserRecord(localId: localId, scope: transaction.scope, createdAt: transaction.now)
             }
             user.customAuth = true
-            user.lastLoginAt = transaction.now
             var response: JSONObject = [
                 "kind": "identitytoolkit#VerifyCustomTokenResponse", "isNewUser": .bool(existing == nil),
             ]
             response.merge(
-                try transaction.saveIssuingTokens(
-                    for: &user, signInProvider: SignInProvider.custom, extraClaims: extraClaims
-                ).json)
+                try transaction.completeFirstFactor(&user, signInProvider: SignInProvider.custom, extraClaims: extraClaims))
             return response
         }
     }

@@ -26,14 +26,13 @@ enum SignInWithPassword {
             guard FakePasswordHash.matches(password, user: user) else {
                 throw AuthError.invalid(hidesWhetherEmailExists ? "INVALID_LOGIN_CREDENTIALS" : "INVALID_PASSWORD")
             }
-            user.lastLoginAt = transaction.now
             var response: JSONObject = [
                 "kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": .string(user.localId),
                 "email": .string(canonical),
             ]
             response.setIfPresent("displayName", user.displayName.map { .string($0) })
             response.setIfPresent("photoUrl", user.photoUrl.map { .string($0) })
-            response.merge(try transaction.saveIssuingTokens(for: &user, signInProvider: SignInProvider.password).json)
+            response.merge(try transaction.completeFirstFactor(&user, signInProvider: SignInProvider.password))
             return response
         }
     }

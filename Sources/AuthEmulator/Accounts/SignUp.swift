@@ -11,7 +11,7 @@ enum SignUp {
         let email = try body.string("email")
         let password = try body.nonEmptyString("password")
 
-        if body.has("mfaInfo") { throw AuthError.notImplemented("mfaInfo is not implemented yet.") }
+        let mfaEntries = request.isPrivileged ? try body.objectArray("mfaInfo") : nil
         var signInProvider: String?
         if request.isPrivileged {
             if idToken != nil, requestedLocalId != nil { throw AuthError.invalid("UNEXPECTED_PARAMETER : User ID") }
@@ -38,6 +38,10 @@ enum SignUp {
                 user = UserRecord(localId: localId, scope: transaction.scope, createdAt: transaction.now)
             }
             try apply(body, to: &user, email: email, password: password, in: transaction)
+            if let mfaEntries {
+                user.mfaEnrollments = try AdminEnrollments.parse(
+                    mfaEntries, keepIds: false, now: transaction.now, identifiers: transaction.identifiers)
+            }
             // Admin creation too, as in the reference emulator (production would leave it unset).
             user.lastLoginAt = transaction.now
 

@@ -4,8 +4,7 @@ import JSON
 /// changes by the user (ID token) or the admin (local id), attribute and provider removal, and the
 /// admin-only fields.
 enum UpdateAccount {
-    // `mfa` arrives with multi-factor support; until then it is refused rather than ignored.
-    private static let unimplementedFields = ["provider", "upgradeToFederatedLogin", "mfa"]
+    private static let unimplementedFields = ["provider", "upgradeToFederatedLogin"]
     private static let deletableAttributes: Set<String> = [
         "USER_ATTRIBUTE_NAME_UNSPECIFIED", "DISPLAY_NAME", "PHOTO_URL", "PASSWORD", "EMAIL",
     ]
@@ -35,6 +34,13 @@ enum UpdateAccount {
         }
         if body.has("oobCode") { return try ApplyOobCode.run(request, code: try body.nonEmptyString("oobCode")) }
         let linkedProvider = try linkProviderUserInfo(body)
+        let mfaEntries = try body.nested("mfa").map { mfa throws(AuthError) in
+            guard mfa.object["enrollments"]?.isNull != true else {
+                throw AuthError.invalidArgument("/mfa/enrollments must be array")
+            }
+            return try mfa.objectArray("enrollments") ?? []
+        }
+        let deletedPasskeys = try body.stringArray("deletePasskey") ?? []
 
         return try request.write { transaction in
             var user: UserRecord
@@ -68,6 +74,12 @@ enum UpdateAccount {
             if request.isPrivileged { try applyAdminFields(body, to: &user, in: transaction) }
             applyDeletions(attributes: deleteAttributes, providers: try body.stringArray("deleteProvider") ?? [], to: &user)
             if let linkedProvider { user.upsertProvider(linkedProvider) }
+            if let mfaEntries {
+                // An empty list clears the factors; otherwise the list replaces them.
+                user.mfaEnrollments = try AdminEnrollments.parse(
+                    mfaEntries, keepIds: true, now: transaction.now, identifiers: transaction.identifiers)
+            }
+            user.passkeys.removeAll { deletedPasskeys.contains($0.credentialId) }
 
             if let previousEmail, user.email != previousEmail, signInProvider != SignInProvider.anonymous,
                 let initialEmail = user.initialEmail

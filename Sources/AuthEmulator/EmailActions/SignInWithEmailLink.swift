@@ -38,7 +38,6 @@ enum SignInWithEmailLink {
             user.email = email
             user.emailVerified = true
             user.emailLinkSignin = true
-            user.lastLoginAt = transaction.now
             // Single use, consumed in the same transaction as the sign-in it allows.
             try transaction.store.oobCodes.delete(record.code)
 
@@ -46,7 +45,13 @@ enum SignInWithEmailLink {
                 "kind": "identitytoolkit#EmailLinkSigninResponse", "email": .string(email), "localId": .string(user.localId),
                 "isNewUser": .bool(isNewUser),
             ]
-            response.merge(try transaction.saveIssuingTokens(for: &user, signInProvider: SignInProvider.password).json)
+            if linking != nil {
+                // Linking: the signed-in user passed any second factor already.
+                user.lastLoginAt = transaction.now
+                response.merge(try transaction.saveIssuingTokens(for: &user, signInProvider: SignInProvider.password).json)
+            } else {
+                response.merge(try transaction.completeFirstFactor(&user, signInProvider: SignInProvider.password))
+            }
             return response
         }
     }

@@ -145,12 +145,17 @@ enum SignInWithIdp {
         // Checked before anything is written: a refused sign-in changes nothing.
         guard !user.disabled else { throw AuthError.invalid("USER_DISABLED") }
         user.upsertProvider(info.providerLink)
-        user.lastLoginAt = transaction.now
         response["localId"] = .string(user.localId)
         if user.email == info.email {
             response.setIfPresent("emailVerified", user.emailVerified.map { .bool($0) })
         }
-        response.merge(try transaction.saveIssuingTokens(for: &user, signInProvider: info.providerId).json)
+        if linkingIdToken != nil {
+            // Linking: the signed-in user passed any second factor already.
+            user.lastLoginAt = transaction.now
+            response.merge(try transaction.saveIssuingTokens(for: &user, signInProvider: info.providerId).json)
+        } else {
+            response.merge(try transaction.completeFirstFactor(&user, signInProvider: info.providerId))
+        }
         return response
     }
 }

@@ -28,6 +28,15 @@ struct UserRepository {
         try users(where: "initial_email = ?", [.text(initialEmail)], in: scope, orderBy: "created_at, local_id")
     }
 
+    /// The user holding the passkey `credentialId`.
+    func user(passkeyCredentialId credentialId: String, in scope: UserScope) throws -> UserRecord? {
+        let clause = """
+            passkey_info IS NOT NULL AND EXISTS (
+                SELECT 1 FROM json_each(passkey_info) WHERE json_extract(value, '$.credentialId') = ?)
+            """
+        return try users(where: clause, [.text(credentialId)], in: scope).first
+    }
+
     func user(phoneNumber: String, in scope: UserScope) throws -> UserRecord? {
         try users(where: "phone_number = ?", [.text(phoneNumber)], in: scope).first
     }
