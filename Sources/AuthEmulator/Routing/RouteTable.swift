@@ -135,7 +135,7 @@ enum RouteTable {
                 "emulator.privateRelay.update", .open, OutboxOperations.updatePrivateRelay)),
             Route("GET", "emulator/v1/clock", Operation("emulator.clock.get", .open, ClockOperations.now)),
             Route("POST", "emulator/v1/clock:advance", Operation("emulator.clock.advance", .open, ClockOperations.advance)),
-        ] + fakeProviderRoutes + pageRoutes
+        ] + fakeProviderRoutes + pageRoutes + ConsoleRoutes.routes
 
     // MARK: The fake identity providers (DESIGN §3)
 
