@@ -10,7 +10,9 @@ public final class AuthEmulator: Sendable {
         /// `nil` keeps everything in memory (a fresh emulator per run).
         public var dataFile: String?
         public var logLevel = LogLevel.info
+        public var logFormat = LogFormat.text
         public var idpTokenMode = IdPTokenMode.lenient
+        public var idTokenMode = IDTokenMode.unsigned
         public var threadCount = HTTPServer.defaultThreadCount
 
         public init() {}
@@ -29,11 +31,11 @@ public final class AuthEmulator: Sendable {
         let store = try AuthStore(location: configuration.dataFile.map { .file($0) } ?? .inMemory)
         let clock = EmulatorClock(source: timeSource, offsetMilliseconds: try store.read { try $0.emulatorState.clockOffset() })
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        environment = AuthEnvironment(
+        environment = try AuthEnvironment(
             store: store, clock: clock, identifiers: identifiers,
-            logger: logger ?? Logger(minimumLevel: configuration.logLevel), defaultProjectId: configuration.projectId,
+            logger: logger ?? Logger(minimumLevel: configuration.logLevel, format: configuration.logFormat), defaultProjectId: configuration.projectId,
             idpTokenMode: configuration.idpTokenMode, defaultHost: "\(host):\(configuration.port)",
-            makeProviderKey: makeProviderKey)
+            idTokenMode: configuration.idTokenMode, makeProviderKey: makeProviderKey)
         let router = Router(environment: environment, routes: RouteTable.routes)
         server = HTTPServer(
             configuration: HTTPServer.Configuration(

@@ -18,7 +18,8 @@ public enum CommandLineOptions {
 
     public static let usage = """
         usage: auth-emulator [--host 127.0.0.1] [--port 9099] [--project demo-project] [--data FILE]
-                             [--idp-tokens lenient|strict] [--log-level debug|info|warn|error]
+                             [--idp-tokens lenient|strict] [--id-tokens unsigned|signed]
+                             [--log-level debug|info|warn|error] [--log-format text|json]
                auth-emulator mint IDP [--email …] [--hide-email] [--nonce …] [--name …] [--sub …]
                              [--audience …] [--server URL]
 
@@ -28,7 +29,10 @@ public enum CommandLineOptions {
           --data        keep state in this SQLite file across restarts (default: in memory)
           --idp-tokens  lenient accepts unsigned provider tokens as the official emulator does;
                         strict accepts only tokens the fake providers signed (default lenient)
+          --id-tokens   unsigned (alg none, what the Admin SDKs in emulator mode need) or signed (RS256,
+                        keys at /emulator/v1/securetoken/jwks and …/x509) (default unsigned)
           --log-level   how much to log; info logs one line per request (default info)
+          --log-format  text for people, json (one object a line) for machines (default text)
           --help, --version
 
           mint          asks a running emulator's fake provider IDP (apple.com, facebook.com,
@@ -82,6 +86,18 @@ public enum CommandLineOptions {
                     throw UsageError(description: "--idp-tokens must be lenient or strict, not \(text)")
                 }
                 configuration.idpTokenMode = mode
+            case "--id-tokens":
+                let text = try value()
+                guard let mode = IDTokenMode(rawValue: text) else {
+                    throw UsageError(description: "--id-tokens must be unsigned or signed, not \(text)")
+                }
+                configuration.idTokenMode = mode
+            case "--log-format":
+                let text = try value()
+                guard let format = LogFormat(rawValue: text) else {
+                    throw UsageError(description: "--log-format must be text or json, not \(text)")
+                }
+                configuration.logFormat = format
             case "--log-level":
                 let text = try value()
                 guard let level = LogLevel(name: text) else {

@@ -12,6 +12,7 @@
 #include <openssl/ecdsa.h>
 #include <openssl/sha.h>
 #include <openssl/hmac.h>
+#include <openssl/x509.h>
 
 // BIO_get_mem_data is a macro over BIO_ctrl, which Swift cannot import.
 static inline long copenssl_BIO_get_mem_data(BIO *bio, char **data) {

@@ -65,7 +65,7 @@ enum PEMCodec {
         }
     }
 
-    private static func withWriteBIO(
+    static func withWriteBIO(
         _ method: OpaquePointer?, _ what: String, _ write: (OpaquePointer) -> Int32
     ) throws -> String {
         guard let bio = BIO_new(method) else { throw OpenSSLErrorQueue.error("cannot allocate memory BIO") }

@@ -2,7 +2,7 @@ import JSON
 
 /// A private signing key (RSA 2048+ or EC P-256). Value type over an owned OpenSSL key.
 public struct SigningKey: Sendable {
-    private let key: PKey
+    let key: PKey
     private let kind: KeyKind
     private let verificationKey: VerificationKey
 

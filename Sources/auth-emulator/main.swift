@@ -74,6 +74,12 @@ FileHandle.standardOutput.write(Data(
     auth-emulator \(CommandLineOptions.version) listening on http://\(address) for project \(configuration.projectId) \
     (\(configuration.dataFile.map { "data in \($0)" } ?? "in memory"), ready in \(String(format: "%.0f", startupMilliseconds)) ms)
     export FIREBASE_AUTH_EMULATOR_HOST=\(address)
+      console         http://\(address)/emulator/ui
+      outbox          http://\(address)/emulator/v1/projects/\(configuration.projectId)/messages
+      fake providers  http://\(address)/emulator/v1/idp/{apple.com,facebook.com,google.com,yahoo.com,…}/tokens
+      clock           http://\(address)/emulator/v1/clock
+      provider tokens \(configuration.idpTokenMode.rawValue), ID tokens \(configuration.idTokenMode.rawValue)\(
+        configuration.idTokenMode == .signed ? " (keys at http://\(address)/emulator/v1/securetoken/jwks)" : "")
 
     """.utf8))
 

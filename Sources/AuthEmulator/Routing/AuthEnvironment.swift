@@ -11,6 +11,7 @@ public struct AuthEnvironment: Sendable {
     /// `host:port` for links when a request names no `Host`.
     public let defaultHost: String
     let keyring: ProviderKeyring
+    let idTokenSigner: IDTokenSigner
     let providerAudiences = ProviderSettingsCache()
     let outboxWaiters = OutboxWaiters()
     let projectConfigs = ProjectConfigCache()
@@ -18,8 +19,9 @@ public struct AuthEnvironment: Sendable {
     public init(
         store: AuthStore, clock: EmulatorClock, identifiers: any IdentifierSource = SecureIdentifierSource(),
         logger: Logger, defaultProjectId: String, idpTokenMode: IdPTokenMode = .lenient,
-        defaultHost: String = "127.0.0.1:9099", makeProviderKey: @escaping ProviderKeyring.KeyFactory = ProviderKeyring.freshKey
-    ) {
+        defaultHost: String = "127.0.0.1:9099", idTokenMode: IDTokenMode = .unsigned,
+        makeProviderKey: @escaping ProviderKeyring.KeyFactory = ProviderKeyring.freshKey
+    ) throws {
         self.store = store
         self.clock = clock
         self.identifiers = identifiers
@@ -28,6 +30,7 @@ public struct AuthEnvironment: Sendable {
         self.idpTokenMode = idpTokenMode
         self.defaultHost = defaultHost
         keyring = ProviderKeyring(store: store, makeKey: makeProviderKey)
+        idTokenSigner = try IDTokenSigner(mode: idTokenMode, keyring: keyring, now: clock.now())
     }
 }
 

@@ -16,6 +16,9 @@ struct OperationRequest: Sendable {
     var host: String?
     /// The `Accept` header, read only by pages that answer a browser differently.
     var accept: String?
+    /// The `Origin` and `Sec-Fetch-Site` headers, read only by the console's form posts (DESIGN §4.1).
+    var originHeader: String?
+    var fetchSite: String?
     let environment: AuthEnvironment
 
     func queryValue(_ name: String) -> String? {

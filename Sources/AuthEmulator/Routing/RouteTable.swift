@@ -133,6 +133,8 @@ enum RouteTable {
                 "emulator.privateRelay.get", .open, OutboxOperations.privateRelay)),
             Route("PATCH", "emulator/v1/projects/{projectId}/privateRelay", Operation(
                 "emulator.privateRelay.update", .open, OutboxOperations.updatePrivateRelay)),
+            Route("GET", "emulator/v1/securetoken/jwks", Operation("emulator.securetoken.jwks", .open, SecureTokenKeys.jwks)),
+            Route("GET", "emulator/v1/securetoken/x509", Operation("emulator.securetoken.x509", .open, SecureTokenKeys.x509)),
             Route("GET", "emulator/v1/clock", Operation("emulator.clock.get", .open, ClockOperations.now)),
             Route("POST", "emulator/v1/clock:advance", Operation("emulator.clock.advance", .open, ClockOperations.advance)),
         ] + fakeProviderRoutes + pageRoutes + ConsoleRoutes.routes

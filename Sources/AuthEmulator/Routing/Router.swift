@@ -100,7 +100,8 @@ public struct Router: HTTPHandler {
         let operationRequest = OperationRequest(
             scope: scope, isPrivileged: isPrivileged, body: body, decodedIDToken: idToken, query: request.query,
             pathParameters: parameters, host: request.headers["host"],
-            accept: request.headers["accept"], environment: environment)
+            accept: request.headers["accept"], originHeader: request.headers["origin"],
+            fetchSite: request.headers["sec-fetch-site"], environment: environment)
         return try handler(operationRequest)
     }
 

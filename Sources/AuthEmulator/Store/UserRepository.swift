@@ -70,6 +70,34 @@ struct UserRepository {
         return try users(where: clause, arguments, in: scope, orderBy: "local_id")
     }
 
+    /// The console's search: a page of users (by local id, after `afterLocalId`) whose uid, email,
+    /// phone, display name, or a linked provider's uid or email contains `text` (case-insensitive
+    /// for ASCII); every user when `text` is empty.
+    func search(_ text: String, in scope: UserScope, afterLocalId: String?, limit: Int) throws -> [UserRecord] {
+        var arguments: [SQLiteValue] = [.text(afterLocalId ?? "")]
+        var clause = "local_id > ?3"
+        if !text.isEmpty {
+            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_")
+            arguments.append(.text("%\(escaped)%"))
+            clause += """
+                 AND (local_id LIKE ?4 ESCAPE '\\' OR email LIKE ?4 ESCAPE '\\' OR phone_number LIKE ?4 ESCAPE '\\'
+                    OR display_name LIKE ?4 ESCAPE '\\' OR local_id IN (
+                        SELECT local_id FROM provider_links WHERE project_id = ?1 AND tenant_id = ?2
+                        AND (raw_id LIKE ?4 ESCAPE '\\' OR email LIKE ?4 ESCAPE '\\')))
+                """
+        }
+        arguments.append(.integer(Int64(limit)))
+        clause += " ORDER BY local_id LIMIT ?\(arguments.count + 2)"
+        return try users(where: clause, arguments, in: scope, orderBy: nil)
+    }
+
+    func count(in scope: UserScope) throws -> Int {
+        let row = try connection.queryFirst(
+            "SELECT count(*) FROM users WHERE project_id = ? AND tenant_id = ?", [.text(scope.projectId), .text(scope.tenantKey)])
+        return Int(row?[0].integer ?? 0)
+    }
+
     /// Users matching `clause`; the clause's own `?` arguments follow `?1` (project) and `?2` (tenant).
     private func users(
         where clause: String, _ arguments: [SQLiteValue], in scope: UserScope, orderBy: String? = "local_id"

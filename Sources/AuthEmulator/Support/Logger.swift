@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 public enum LogLevel: Int, Sendable, Comparable {
     case debug, info, warning, error
@@ -25,19 +26,39 @@ public enum LogLevel: Int, Sendable, Comparable {
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
+/// `--log-format`: lines for people, or one JSON object a line for machines.
+public enum LogFormat: String, Sendable, Equatable {
+    case text, json
+}
+
 /// Line-oriented log on standard error. One lock keeps lines from different HTTP threads whole.
 public final class Logger: Sendable {
     public let minimumLevel: LogLevel
+    public let format: LogFormat
     private let sink: Locked<@Sendable (String) -> Void>
 
-    public init(minimumLevel: LogLevel = .info, sink: @escaping @Sendable (String) -> Void = Logger.standardError) {
+    public init(
+        minimumLevel: LogLevel = .info, format: LogFormat = .text,
+        sink: @escaping @Sendable (String) -> Void = Logger.standardError
+    ) {
         self.minimumLevel = minimumLevel
+        self.format = format
         self.sink = Locked(sink)
     }
 
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level >= minimumLevel else { return }
-        let line = "\(level.label) \(message())\n"
+        let line: String
+        switch format {
+        case .text:
+            line = "\(level.label) \(message())\n"
+        case .json:
+            let entry: JSONObject = [
+                "time": .string(SystemTime().now().rfc3339), "level": .string(level.label.lowercased()),
+                "message": .string(message()),
+            ]
+            line = entry.compactString + "\n"
+        }
         sink.withLock { $0(line) }
     }
 

@@ -53,11 +53,11 @@ enum IDTokenMinter {
     }
 
     static func mint(
-        for user: UserRecord, signInProvider: String, extraClaims: JSONObject?, secondFactor: JSONObject?, now: Instant
+        for user: UserRecord, signInProvider: String, extraClaims: JSONObject?, secondFactor: JSONObject?, now: Instant,
+        signer: IDTokenSigner
     ) -> String {
-        CompactJWT.unsigned(
-            payload: payload(
-                for: user, signInProvider: signInProvider, extraClaims: extraClaims, secondFactor: secondFactor, now: now))
+        signer.encode(
+            payload(for: user, signInProvider: signInProvider, extraClaims: extraClaims, secondFactor: secondFactor, now: now))
     }
 }
 
@@ -91,13 +91,22 @@ extension AccountsTransaction {
     ) throws -> IssuedTokens {
         user.lastRefreshAt = now
         try users.save(&user)
+        let logger = environment.logger
+        if logger.minimumLevel <= .info {
+            // Who signed in with what, once it is durable; never the tokens themselves.
+            let who = user.email ?? user.phoneNumber ?? "no email"
+            let factor = secondFactor?["provider"]?.stringValue.map { " + \($0) second factor" } ?? ""
+            let line = "signed in \(user.localId) (\(who)) with \(signInProvider)\(factor)"
+            store.connection.afterCommit { logger.info(line) }
+        }
         let refreshToken = RefreshTokenRecord(
             token: identifiers.opaqueToken(bytes: 48), scope: user.scope, localId: user.localId,
             signInProvider: signInProvider, extraClaims: extraClaims.flatMap { $0.isEmpty ? nil : $0 },
             secondFactor: secondFactor, issuedAt: now)
         try store.refreshTokens.insert(refreshToken)
         let idToken = IDTokenMinter.mint(
-            for: user, signInProvider: signInProvider, extraClaims: extraClaims, secondFactor: secondFactor, now: now)
+            for: user, signInProvider: signInProvider, extraClaims: extraClaims, secondFactor: secondFactor, now: now,
+            signer: environment.idTokenSigner)
         return IssuedTokens(idToken: idToken, refreshToken: refreshToken.token)
     }
 }

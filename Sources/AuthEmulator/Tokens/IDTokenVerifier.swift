@@ -33,7 +33,11 @@ extension AccountsTransaction {
         guard let token = decoded?.jwt, let firebase = token.payload["firebase"]?.objectValue else {
             throw AuthError.invalid("INVALID_ID_TOKEN")
         }
-        if token.algorithm != "none" {
+        if environment.idTokenSigner.verifies(token) == false {
+            // Ours, but altered: refuse it rather than trust what it says.
+            throw AuthError.invalid("INVALID_ID_TOKEN : The ID token's signature does not verify with the emulator's key.")
+        }
+        if token.algorithm != "none", environment.idTokenSigner.verifies(token) == nil {
             environment.logger.warning(
                 "Received a signed JWT. Auth Emulator does not validate JWTs and IS NOT SECURE")
         }

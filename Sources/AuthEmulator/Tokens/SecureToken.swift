@@ -32,7 +32,7 @@ enum SecureToken {
             try transaction.users.save(&user)
             let idToken = IDTokenMinter.mint(
                 for: user, signInProvider: record.signInProvider, extraClaims: record.extraClaims,
-                secondFactor: record.secondFactor, now: transaction.now)
+                secondFactor: record.secondFactor, now: transaction.now, signer: transaction.environment.idTokenSigner)
             return [
                 "id_token": .string(idToken), "access_token": .string(idToken),
                 "expires_in": .string(String(IDTokenMinter.lifetimeSeconds)), "refresh_token": .string(token),

@@ -2,7 +2,7 @@ import JOSE
 import JSON
 
 /// `projects/{p}[/tenants/{t}]:createSessionCookie` (reference §7.4): the ID token's claims,
-/// re-issued as an unsigned cookie that lives `validDuration` seconds.
+/// re-issued as a cookie (unsigned unless `--id-tokens signed`) that lives `validDuration` seconds.
 enum SessionCookie {
     static let shortestSeconds: Int64 = 5 * 60
     static let longestSeconds: Int64 = 14 * 24 * 60 * 60
@@ -20,7 +20,7 @@ enum SessionCookie {
             claims["exp"] = .int(issuedAt + duration)
             let audience = claims["aud"].map { $0.stringValue ?? $0.compactString } ?? transaction.scope.projectId
             claims["iss"] = .string("https://session.firebase.google.com/\(audience)")
-            return ["sessionCookie": .string(CompactJWT.unsigned(payload: claims))]
+            return ["sessionCookie": .string(transaction.environment.idTokenSigner.encode(claims))]
         }
     }
 }
