@@ -16,13 +16,14 @@ final class TestEmulator: Sendable {
 
     init(
         dataFile: String? = nil, clock: ManualClock = ManualClock(TestEmulator.start),
-        idpTokenMode: IdPTokenMode = .lenient
+        idpTokenMode: IdPTokenMode = .lenient, idTokenMode: IDTokenMode = .unsigned
     ) throws {
         var configuration = AuthEmulator.Configuration()
         configuration.port = 0
         configuration.projectId = Self.project
         configuration.dataFile = dataFile
         configuration.idpTokenMode = idpTokenMode
+        configuration.idTokenMode = idTokenMode
         self.clock = clock
         let keys = TestProviderKeys()
         emulator = try AuthEmulator(

@@ -9,6 +9,20 @@ import Testing
 @Suite struct OpenSSLInteropTests {
     static let message = Array("interop: the quick brown fox \u{1F98A}".utf8)
 
+    @Test func selfSignedCertificatesVerifyAndCarryTheKey() throws {
+        let openssl = try OpenSSLCommandLine()
+        let key = try SigningKey.generateRSA()
+        try openssl.write("cert.pem", try key.selfSignedCertificatePEM(commonName: "test.example", serial: 7, validSeconds: 3600))
+        try openssl.write("key.pub", try key.publicKey.publicKeyPEM())
+        // Self-signed: the certificate verifies against itself, and holds exactly our public key.
+        let verdict = String(decoding: try openssl.run("verify", "-CAfile", "cert.pem", "cert.pem"), as: UTF8.self)
+        #expect(verdict.contains("cert.pem: OK"))
+        let publicKey = String(decoding: try openssl.run("x509", "-in", "cert.pem", "-noout", "-pubkey"), as: UTF8.self)
+        #expect(publicKey == (try key.publicKey.publicKeyPEM()))
+        let subject = String(decoding: try openssl.run("x509", "-in", "cert.pem", "-noout", "-subject"), as: UTF8.self)
+        #expect(subject.contains("CN = test.example"))
+    }
+
     @Test func sha256MatchesTheCommandLine() throws {
         let cli = try OpenSSLCommandLine()
         let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
