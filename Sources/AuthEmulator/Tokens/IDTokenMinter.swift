@@ -55,8 +55,8 @@ enum IDTokenMinter {
     static func mint(
         for user: UserRecord, signInProvider: String, extraClaims: JSONObject?, secondFactor: JSONObject?, now: Instant,
         signer: IDTokenSigner
-    ) -> String {
-        signer.encode(
+    ) throws -> String {
+        try signer.encode(
             payload(for: user, signInProvider: signInProvider, extraClaims: extraClaims, secondFactor: secondFactor, now: now))
     }
 }
@@ -104,7 +104,7 @@ extension AccountsTransaction {
             signInProvider: signInProvider, extraClaims: extraClaims.flatMap { $0.isEmpty ? nil : $0 },
             secondFactor: secondFactor, issuedAt: now)
         try store.refreshTokens.insert(refreshToken)
-        let idToken = IDTokenMinter.mint(
+        let idToken = try IDTokenMinter.mint(
             for: user, signInProvider: signInProvider, extraClaims: extraClaims, secondFactor: secondFactor, now: now,
             signer: environment.idTokenSigner)
         return IssuedTokens(idToken: idToken, refreshToken: refreshToken.token)

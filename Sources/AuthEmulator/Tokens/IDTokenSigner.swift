@@ -45,11 +45,9 @@ struct IDTokenSigner: Sendable {
         return jwt.verify(with: key.key.publicKey)
     }
 
-    func encode(_ payload: JSONObject) -> String {
-        guard let key, let signed = try? CompactJWT.sign(payload: payload, key: key.key, keyID: key.kid) else {
-            return CompactJWT.unsigned(payload: payload)
-        }
-        return signed
+    func encode(_ payload: JSONObject) throws -> String {
+        guard let key else { return CompactJWT.unsigned(payload: payload) }
+        return try CompactJWT.sign(payload: payload, key: key.key, keyID: key.kid)
     }
 }
 

@@ -30,7 +30,7 @@ enum SecureToken {
             }
             user.lastRefreshAt = transaction.now
             try transaction.users.save(&user)
-            let idToken = IDTokenMinter.mint(
+            let idToken = try IDTokenMinter.mint(
                 for: user, signInProvider: record.signInProvider, extraClaims: record.extraClaims,
                 secondFactor: record.secondFactor, now: transaction.now, signer: transaction.environment.idTokenSigner)
             return [

@@ -20,7 +20,7 @@ enum SessionCookie {
             claims["exp"] = .int(issuedAt + duration)
             let audience = claims["aud"].map { $0.stringValue ?? $0.compactString } ?? transaction.scope.projectId
             claims["iss"] = .string("https://session.firebase.google.com/\(audience)")
-            return ["sessionCookie": .string(transaction.environment.idTokenSigner.encode(claims))]
+            return ["sessionCookie": .string(try transaction.environment.idTokenSigner.encode(claims))]
         }
     }
 }
