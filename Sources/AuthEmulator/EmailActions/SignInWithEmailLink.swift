@@ -45,13 +45,8 @@ enum SignInWithEmailLink {
                 "kind": "identitytoolkit#EmailLinkSigninResponse", "email": .string(email), "localId": .string(user.localId),
                 "isNewUser": .bool(isNewUser),
             ]
-            if linking != nil {
-                // Linking: the signed-in user passed any second factor already.
-                user.lastLoginAt = transaction.now
-                response.merge(try transaction.saveIssuingTokens(for: &user, signInProvider: SignInProvider.password).json)
-            } else {
-                response.merge(try transaction.completeFirstFactor(&user, signInProvider: SignInProvider.password))
-            }
+            response.merge(
+                try transaction.completeFirstFactor(&user, signInProvider: SignInProvider.password, linking: linking != nil))
             return response
         }
     }

@@ -149,13 +149,8 @@ enum SignInWithIdp {
         if user.email == info.email {
             response.setIfPresent("emailVerified", user.emailVerified.map { .bool($0) })
         }
-        if linkingIdToken != nil {
-            // Linking: the signed-in user passed any second factor already.
-            user.lastLoginAt = transaction.now
-            response.merge(try transaction.saveIssuingTokens(for: &user, signInProvider: info.providerId).json)
-        } else {
-            response.merge(try transaction.completeFirstFactor(&user, signInProvider: info.providerId))
-        }
+        response.merge(
+            try transaction.completeFirstFactor(&user, signInProvider: info.providerId, linking: linkingIdToken != nil))
         return response
     }
 }

@@ -51,10 +51,11 @@ extension AccountsTransaction {
     /// Finishes a first-factor sign-in (reference §10 "First-factor result"): tokens, or, for a user
     /// with second factors, `mfaPendingCredential` and the factors to choose from. Either way the
     /// user's other changes are saved; the login time only moves once the sign-in is complete.
+    /// Linking to the signed-in user (`linking`) asks for no second factor: its ID token passed one.
     func completeFirstFactor(
-        _ user: inout UserRecord, signInProvider: String, extraClaims: JSONObject? = nil
+        _ user: inout UserRecord, signInProvider: String, extraClaims: JSONObject? = nil, linking: Bool = false
     ) throws -> JSONObject {
-        guard enforcesSecondFactors, !user.mfaEnrollments.isEmpty else {
+        guard enforcesSecondFactors, !linking, !user.mfaEnrollments.isEmpty else {
             user.lastLoginAt = now
             return try saveIssuingTokens(for: &user, signInProvider: signInProvider, extraClaims: extraClaims).json
         }
