@@ -1,5 +1,33 @@
 /// The console's pages under `/emulator/ui` (DESIGN §3): server-rendered HTML whose forms post
-/// and redirect.
+/// and redirect. Every page takes `?project=…&tenant=…` (the emulator's project by default);
+/// every post is checked for its origin and CSRF token (`ConsoleSecurity`).
 enum ConsoleRoutes {
-    static let routes: [Route] = []
+    private static let base = "emulator/ui"
+
+    private static func page(_ id: String, _ handler: @escaping Operation.Handler) -> Operation {
+        Operation("emulator.ui.\(id)", .open, result: handler).rendering(errorsAs: .html)
+    }
+
+    private static func form(_ id: String, _ handler: @escaping Operation.Handler) -> Operation {
+        page(id, handler).keepingBodyKeys()
+    }
+
+    static let routes: [Route] = [
+        Route("GET", base, page("users", ConsoleUserPages.list)),
+        Route("GET", "\(base)/", page("users", ConsoleUserPages.list)),
+        Route("GET", "\(base)/users", page("users", ConsoleUserPages.list)),
+        Route("POST", "\(base)/users", form("users.action", ConsoleUserPages.listAction)),
+        Route("GET", "\(base)/users/new", page("users.new", ConsoleUserPages.newUserForm)),
+        Route("POST", "\(base)/users/new", form("users.create", ConsoleUserPages.create)),
+        Route("GET", "\(base)/user", page("user", ConsoleUserPages.detail)),
+        Route("POST", "\(base)/user", form("user.action", ConsoleUserPages.userAction)),
+        Route("GET", "\(base)/outbox", page("outbox", ConsoleOutboxPages.list)),
+        Route("POST", "\(base)/outbox", form("outbox.action", ConsoleOutboxPages.listAction)),
+        Route("GET", "\(base)/message", page("message", ConsoleOutboxPages.message)),
+        Route("GET", "\(base)/providers", page("providers", ConsoleProviderPages.show)),
+        Route("POST", "\(base)/providers", form("providers.action", ConsoleProviderPages.action)),
+        Route("POST", "\(base)/providers/mint", form("providers.mint", ConsoleProviderPages.mint)),
+        Route("GET", "\(base)/clock", page("clock", ConsoleClockPage.show)),
+        Route("POST", "\(base)/clock", form("clock.advance", ConsoleClockPage.advance)),
+    ]
 }

@@ -35,14 +35,16 @@ enum ConsoleSecurity {
     static func wallClockSeconds() -> Int64 { Int64(Date().timeIntervalSince1970) }
 
     /// Refuses a post that a browser says came from another site, or whose `Origin` is not the
-    /// console's own (`http://<Host>`). A client that sends neither header (curl, a test) is
+    /// console's own (`http(s)://<Host>`). A client that sends neither header (curl, a test) is
     /// no browser a foreign page could drive; it still needs a valid token.
     static func checkSameOrigin(_ request: OperationRequest) throws(AuthError) {
         if let site = request.fetchSite?.lowercased(), site != "same-origin", site != "none" {
             throw forbidden("This form post came from another site (Sec-Fetch-Site: \(site)); the console only accepts its own forms.")
         }
         if let origin = request.originHeader {
-            guard let host = request.host, origin.lowercased() == "http://\(host)".lowercased() else {
+            let origin = origin.lowercased()
+            // Either scheme: a TLS proxy in front of the emulator keeps the browser's Host.
+            guard let host = request.host?.lowercased(), origin == "http://\(host)" || origin == "https://\(host)" else {
                 throw forbidden("This form post came from \(origin), not from the console at \(request.origin).")
             }
         }
