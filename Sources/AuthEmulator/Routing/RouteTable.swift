@@ -5,7 +5,9 @@ enum RouteTable {
     private static let v1 = "identitytoolkit.googleapis.com/v1"
     private static let v2 = "identitytoolkit.googleapis.com/v2"
 
-    static let routes: [Route] = clientRoutes + projectRoutes + v2Routes + tokenRoutes + emulatorRoutes
+    /// Routes of later capabilities come first: the first match wins, so they replace the 501s below.
+    static let routes: [Route] = TenantRoutes.routes + ImportExportRoutes.routes + IdpConfigRoutes.routes + clientRoutes
+        + projectRoutes + v2Routes + tokenRoutes + emulatorRoutes
 
     // MARK: Identity Toolkit v1, client form (`accounts:<name>?key=…`)
 
