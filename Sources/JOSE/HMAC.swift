@@ -1,14 +1,17 @@
 internal import COpenSSL
 
-/// HMAC over OpenSSL, for one-time passwords (RFC 4226 and 6238 use HMAC-SHA-1).
+/// HMAC over OpenSSL, for one-time passwords (RFC 4226 and 6238 use HMAC-SHA-1) and imported
+/// password hashes (HMAC-MD5, -SHA-1, -SHA-256, -SHA-512).
 public enum HMAC {
     public enum Digest: Sendable {
-        case sha1, sha256
+        case sha1, sha256, md5, sha512
 
         fileprivate var evp: OpaquePointer? {
             switch self {
             case .sha1: EVP_sha1()
             case .sha256: EVP_sha256()
+            case .md5: EVP_md5()
+            case .sha512: EVP_sha512()
             }
         }
     }
