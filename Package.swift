@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"]),
         // Escaping HTML templates for the pages the emulator serves.
         .target(name: "HTML"),
-        .target(name: "AuthEmulator", dependencies: ["HTTPServer", "SQLiteStore", "JOSE", "JSON", "HTML"]),
+        .target(name: "AuthEmulator", dependencies: ["HTTPServer", "HTTPClient", "SQLiteStore", "JOSE", "JSON", "HTML"]),
         // Outbound HTTP/1.1 (mint --server, blocking functions), on plain sockets.
         .target(name: "HTTPClient"),
         .executableTarget(name: "auth-emulator", dependencies: ["AuthEmulator", "HTTPClient", "JSON"]),

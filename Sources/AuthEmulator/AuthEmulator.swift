@@ -14,6 +14,10 @@ public final class AuthEmulator: Sendable {
         public var idpTokenMode = IdPTokenMode.lenient
         public var idTokenMode = IDTokenMode.unsigned
         public var threadCount = HTTPServer.defaultThreadCount
+        /// `--import DIR`: an official-format export loaded before serving.
+        public var importDirectory: String?
+        /// `--export-on-exit DIR`: where a clean stop writes an official-format export.
+        public var exportOnExitDirectory: String?
 
         public init() {}
     }
@@ -43,15 +47,36 @@ public final class AuthEmulator: Sendable {
             handler: router)
     }
 
-    /// Starts serving; the port is known once this returns.
+    /// Loads `--import` if given, then starts serving; the port is known once this returns.
     public func start() throws {
+        if let directory = configuration.importDirectory {
+            let count = try AccountsImporter(environment: environment, projectId: configuration.projectId)
+                .importDirectory(directory)
+            environment.logger.info("imported \(count) users from \(directory)")
+        }
         try server.start()
+    }
+
+    /// Writes the official export layout of the default project to `directory`.
+    public func export(to directory: String) throws {
+        try AccountsExporter(environment: environment, projectId: configuration.projectId).export(to: directory)
     }
 
     public var port: UInt16 { server.port }
 
-    /// Finishes the requests in flight, then stops.
-    public func stop() {
+    /// Finishes the requests in flight, stops, then writes `--export-on-exit` if given. False
+    /// when that export failed (the reason is logged).
+    @discardableResult
+    public func stop() -> Bool {
         server.shutdown()
+        guard let directory = configuration.exportOnExitDirectory else { return true }
+        do {
+            try export(to: directory)
+            environment.logger.info("exported to \(directory)")
+            return true
+        } catch {
+            environment.logger.log(.error, "export to \(directory) failed: \(error)")
+            return false
+        }
     }
 }

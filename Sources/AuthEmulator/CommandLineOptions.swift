@@ -6,6 +6,7 @@ public enum CommandLineOptions {
     public enum Outcome: Equatable {
         case run(AuthEmulator.Configuration)
         case mint(MintCommand)
+        case export(ExportCommand)
         case help
         case version
     }
@@ -19,9 +20,11 @@ public enum CommandLineOptions {
     public static let usage = """
         usage: auth-emulator [--host 127.0.0.1] [--port 9099] [--project demo-project] [--data FILE]
                              [--idp-tokens lenient|strict] [--id-tokens unsigned|signed]
+                             [--import DIR] [--export-on-exit DIR]
                              [--log-level debug|info|warn|error] [--log-format text|json]
                auth-emulator mint IDP [--email …] [--hide-email] [--nonce …] [--name …] [--sub …]
                              [--audience …] [--server URL]
+               auth-emulator export --data FILE --out DIR [--project ID]
 
           --host        address to listen on (default 127.0.0.1)
           --port        port to listen on, 0 for any free port (default 9099)
@@ -31,6 +34,9 @@ public enum CommandLineOptions {
                         strict accepts only tokens the fake providers signed (default lenient)
           --id-tokens   unsigned (alg none, what the Admin SDKs in emulator mode need) or signed (RS256,
                         keys at /emulator/v1/securetoken/jwks and …/x509) (default unsigned)
+          --import      load an export (firebase-export-metadata.json, auth_export/accounts*.json,
+                        config.json) into the project before serving
+          --export-on-exit  write such an export of the project to DIR on a clean stop (SIGINT/SIGTERM)
           --log-level   how much to log; info logs one line per request (default info)
           --log-format  text for people, json (one object a line) for machines (default text)
           --help, --version
@@ -38,11 +44,16 @@ public enum CommandLineOptions {
           mint          asks a running emulator's fake provider IDP (apple.com, facebook.com,
                         google.com, yahoo.com, or any id) for a signed token and prints the answer
                         as JSON; --server defaults to $FIREBASE_AUTH_EMULATOR_HOST or 127.0.0.1:9099
+          export        writes the official export layout from a stopped emulator's --data file; the
+                        project is --project, else the only project in the file, else demo-project
         """
 
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> Outcome {
         if arguments.first == "mint" {
             return .mint(try MintCommand.parse(Array(arguments.dropFirst()), environment: environment))
+        }
+        if arguments.first == "export" {
+            return .export(try ExportCommand.parse(Array(arguments.dropFirst())))
         }
         var configuration = AuthEmulator.Configuration()
         var remaining = arguments[...]
@@ -92,6 +103,14 @@ public enum CommandLineOptions {
                     throw UsageError(description: "--id-tokens must be unsigned or signed, not \(text)")
                 }
                 configuration.idTokenMode = mode
+            case "--import":
+                let path = try value()
+                guard !path.isEmpty else { throw UsageError(description: "--import must name a directory") }
+                configuration.importDirectory = path
+            case "--export-on-exit":
+                let path = try value()
+                guard !path.isEmpty else { throw UsageError(description: "--export-on-exit must name a directory") }
+                configuration.exportOnExitDirectory = path
             case "--log-format":
                 let text = try value()
                 guard let format = LogFormat(rawValue: text) else {

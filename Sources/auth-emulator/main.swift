@@ -21,6 +21,7 @@ do {
     switch try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) {
     case .run(let parsed): configuration = parsed
     case .mint(let command): exit(mint(command))
+    case .export(let command): exit(export(command))
     case .help:
         print(CommandLineOptions.usage)
         exit(0)
@@ -47,6 +48,18 @@ func mint(_ command: MintCommand) -> Int32 {
         return 0
     } catch {
         FileHandle.standardError.write(Data("auth-emulator mint: cannot reach \(command.server): \(error)\n".utf8))
+        return 1
+    }
+}
+
+/// Writes the export of a stopped `--data` file; non-zero when it cannot.
+func export(_ command: ExportCommand) -> Int32 {
+    do {
+        let count = try command.run()
+        print("auth-emulator export: \(count) users written to \(command.outDirectory)")
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("auth-emulator export: \(error)\n".utf8))
         return 1
     }
 }
@@ -86,6 +99,6 @@ FileHandle.standardOutput.write(Data(
 // Stop on SIGINT/SIGTERM, letting requests in flight finish.
 var received: Int32 = 0
 sigwait(&stopSignals, &received)
-emulator.stop()
+let exported = emulator.stop()
 FileHandle.standardOutput.write(Data("auth-emulator stopped\n".utf8))
-exit(0)
+exit(exported ? 0 : 1)

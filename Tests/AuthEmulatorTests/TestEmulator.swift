@@ -16,7 +16,7 @@ final class TestEmulator: Sendable {
 
     init(
         dataFile: String? = nil, clock: ManualClock = ManualClock(TestEmulator.start),
-        idpTokenMode: IdPTokenMode = .lenient, idTokenMode: IDTokenMode = .unsigned
+        idpTokenMode: IdPTokenMode = .lenient, idTokenMode: IDTokenMode = .unsigned, importDirectory: String? = nil
     ) throws {
         var configuration = AuthEmulator.Configuration()
         configuration.port = 0
@@ -24,6 +24,7 @@ final class TestEmulator: Sendable {
         configuration.dataFile = dataFile
         configuration.idpTokenMode = idpTokenMode
         configuration.idTokenMode = idTokenMode
+        configuration.importDirectory = importDirectory
         self.clock = clock
         let keys = TestProviderKeys()
         emulator = try AuthEmulator(

@@ -17,6 +17,7 @@ enum CreateAuthUri {
         let email = EmailAddress.canonical(identifier)
 
         return try request.read { transaction in
+            try transaction.requireEnabled()
             let config = try transaction.config()
             var response: JSONObject = ["kind": "identitytoolkit#CreateAuthUriResponse"]
             if config.improvedEmailPrivacy {

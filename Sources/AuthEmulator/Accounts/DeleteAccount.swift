@@ -5,6 +5,7 @@ enum DeleteAccount {
     static func run(_ request: OperationRequest) throws -> JSONObject {
         let body = request.body
         try request.write { transaction in
+            try transaction.requireEnabled()
             let localId: String
             if request.isPrivileged {
                 guard let requested = try body.nonEmptyString("localId") else { throw AuthError.invalid("MISSING_LOCAL_ID") }

@@ -9,6 +9,7 @@ enum Lookup {
             throw AuthError.notImplemented("Lookup by initialEmail is not implemented.")
         }
         let users: [UserRecord] = try request.read { transaction in
+            try transaction.requireEnabled()
             guard request.isPrivileged else {
                 guard let idToken = try body.nonEmptyString("idToken") else { throw AuthError.invalid("MISSING_ID_TOKEN") }
                 return [try transaction.authenticate(idToken: idToken).user]

@@ -21,6 +21,7 @@ enum SignInWithCustomToken {
         }
 
         return try request.write { transaction in
+            try transaction.requireEnabled()
             var user: UserRecord
             let existing = try transaction.users.user(localId: localId, in: transaction.scope)
             if let existing {

@@ -16,23 +16,37 @@ enum SignInWithPassword {
         }
         let canonical = EmailAddress.canonical(email)
 
-        return try request.write { transaction in
+        let verify = { (transaction: AccountsTransaction) throws -> UserRecord in
+            try transaction.requireEnabled(.passwordSignIn)
             let hidesWhetherEmailExists = try transaction.config().improvedEmailPrivacy
             let candidate = try transaction.users.users(email: canonical, in: transaction.scope).first
-            guard var user = candidate else {
+            guard let user = candidate else {
                 throw AuthError.invalid(hidesWhetherEmailExists ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
             }
             guard !user.disabled else { throw AuthError.invalid("USER_DISABLED") }
             guard FakePasswordHash.matches(password, user: user) else {
                 throw AuthError.invalid(hidesWhetherEmailExists ? "INVALID_LOGIN_CREDENTIALS" : "INVALID_PASSWORD")
             }
+            return user
+        }
+        // beforeSignIn is skipped while a second factor is pending (mfaSignIn:finalize would call it).
+        let blocking = try BlockingFunctions.run(request, [.beforeSignIn], signInMethod: SignInProvider.password) { transaction in
+            let user = try verify(transaction)
+            return try transaction.enforcesSecondFactors && !user.mfaEnrollments.isEmpty ? nil : user
+        }
+
+        return try request.write { transaction in
+            var user = try verify(transaction)
+            try blocking.apply(to: &user)
             var response: JSONObject = [
                 "kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": .string(user.localId),
                 "email": .string(canonical),
             ]
             response.setIfPresent("displayName", user.displayName.map { .string($0) })
             response.setIfPresent("photoUrl", user.photoUrl.map { .string($0) })
-            response.merge(try transaction.completeFirstFactor(&user, signInProvider: SignInProvider.password))
+            response.merge(
+                try transaction.completeFirstFactor(
+                    &user, signInProvider: SignInProvider.password, extraClaims: blocking.sessionClaims))
             return response
         }
     }

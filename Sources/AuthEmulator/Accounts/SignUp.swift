@@ -26,16 +26,17 @@ enum SignUp {
             }
         }
 
-        return try request.write { transaction in
+        let newLocalId = requestedLocalId ?? request.environment.identifiers.alphanumeric(28)
+        let draft = { (transaction: AccountsTransaction) throws -> UserRecord in
+            try transaction.requireEnabled(signInProvider == SignInProvider.anonymous ? .anonymousSignUp : .passwordSignUp)
             var user: UserRecord
             if let idToken {
                 user = try transaction.authenticate(idToken: idToken).user
             } else {
-                let localId = requestedLocalId ?? transaction.identifiers.alphanumeric(28)
-                if try transaction.users.localIdExists(localId, in: transaction.scope) {
+                if try transaction.users.localIdExists(newLocalId, in: transaction.scope) {
                     throw AuthError.invalid("DUPLICATE_LOCAL_ID")
                 }
-                user = UserRecord(localId: localId, scope: transaction.scope, createdAt: transaction.now)
+                user = UserRecord(localId: newLocalId, scope: transaction.scope, createdAt: transaction.now)
             }
             try apply(body, to: &user, email: email, password: password, in: transaction)
             if let mfaEntries {
@@ -44,12 +45,22 @@ enum SignUp {
             }
             // Admin creation too, as in the reference emulator (production would leave it unset).
             user.lastLoginAt = transaction.now
+            return user
+        }
+        let blocking = try BlockingFunctions.run(
+            request, idToken == nil ? [.beforeCreate, .beforeSignIn] : [], signInMethod: signInProvider ?? "password", draft: draft)
+
+        return try request.write { transaction in
+            var user = try draft(transaction)
+            try blocking.apply(to: &user)
 
             var response: JSONObject = ["kind": "identitytoolkit#SignupNewUserResponse", "localId": .string(user.localId)]
             response.setIfPresent("displayName", user.displayName.map { .string($0) })
             response.setIfPresent("email", user.email.map { .string($0) })
             if let signInProvider {
-                response.merge(try transaction.saveIssuingTokens(for: &user, signInProvider: signInProvider).json)
+                response.merge(
+                    try transaction.saveIssuingTokens(
+                        for: &user, signInProvider: signInProvider, extraClaims: blocking.sessionClaims).json)
             } else {
                 try transaction.users.save(&user)
             }

@@ -43,6 +43,7 @@ enum UpdateAccount {
         let deletedPasskeys = try body.stringArray("deletePasskey") ?? []
 
         return try request.write { transaction in
+            try transaction.requireEnabled()
             var user: UserRecord
             var signInProvider: String?
             if let idToken = try body.nonEmptyString("idToken") {

@@ -65,6 +65,9 @@ public struct UserRecord: Sendable, Equatable {
     public var phoneNumber: String?
     public var passwordHash: String?
     public var salt: String?
+    /// How `passwordHash` was made, for a hash imported with a production algorithm; nil for the
+    /// emulator's own `fakeHash:` format.
+    var importedPasswordHash: ImportedPasswordHash?
     public var passwordUpdatedAt: Instant?
     /// Tokens issued before this second are revoked.
     public var validSinceSeconds: Int64?

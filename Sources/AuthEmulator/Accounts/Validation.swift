@@ -39,11 +39,18 @@ enum FakePasswordHash {
         let salt = newSalt(transaction.identifiers)
         user.salt = salt
         user.passwordHash = hash(password, salt: salt)
+        user.importedPasswordHash = nil
         user.passwordUpdatedAt = transaction.now
     }
 
+    /// Whether `password` is the user's: by the imported algorithm when the hash came in through
+    /// `accounts:batchCreate` with one, else by the emulator's own format.
     static func matches(_ password: String, user: UserRecord) -> Bool {
-        guard let stored = user.passwordHash, let salt = user.salt else { return false }
+        guard let stored = user.passwordHash else { return false }
+        if let imported = user.importedPasswordHash {
+            return imported.matches(password, passwordHash: stored, salt: user.salt)
+        }
+        guard let salt = user.salt else { return false }
         return stored == hash(password, salt: salt)
     }
 }

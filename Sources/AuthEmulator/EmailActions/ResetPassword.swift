@@ -8,6 +8,7 @@ enum ResetPassword {
         let code = try body.nonEmptyString("oobCode")
         let newPassword = try body.string("newPassword")
         return try request.write { transaction in
+            try transaction.requireEnabled(.passwordSignIn)
             guard let newPassword else {
                 let record = try transaction.oobCode(code, ofType: nil)
                 // `email` for every type: the Apple SDK's checkActionCode crashes without it.

@@ -29,6 +29,7 @@ enum SendOobCode {
         let apiKey = request.queryValue("key").flatMap { $0.isEmpty ? nil : $0 } ?? linkAPIKey
 
         return try request.write { transaction in
+            try transaction.requireEnabled(type == .emailSignIn ? .emailLink : .account)
             var response: JSONObject = ["kind": "identitytoolkit#GetOobConfirmationCodeResponse"]
             let target = try recipient(
                 type, bodyEmail: bodyEmail, newEmail: newEmail, idToken: idToken, returnOobLink: returnOobLink,

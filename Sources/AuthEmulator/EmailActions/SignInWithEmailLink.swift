@@ -10,7 +10,9 @@ enum SignInWithEmailLink {
         let email = try body.nonEmptyString("email").map(EmailAddress.canonical)
         let code = try body.nonEmptyString("oobCode")
 
-        return try request.write { transaction in
+        let newLocalId = request.environment.identifiers.alphanumeric(28)
+        let draft = { (transaction: AccountsTransaction) throws -> (user: UserRecord, isNew: Bool, linking: Bool, code: String) in
+            try transaction.requireEnabled(.emailLink)
             let linking = try idToken.map { try transaction.authenticate(idToken: $0).user }
             guard let email else { throw AuthError.invalid("MISSING_EMAIL") }
             let record = try transaction.oobCode(code, ofType: .emailSignIn)
@@ -32,21 +34,36 @@ enum SignInWithEmailLink {
                     user.validSinceSeconds = transaction.now.secondsSinceEpoch
                 }
             } else {
-                user = UserRecord(localId: transaction.identifiers.alphanumeric(28), scope: transaction.scope, createdAt: transaction.now)
+                user = UserRecord(localId: newLocalId, scope: transaction.scope, createdAt: transaction.now)
                 isNewUser = true
             }
             user.email = email
             user.emailVerified = true
             user.emailLinkSignin = true
+            return (user, isNewUser, linking != nil, record.code)
+        }
+        let blocking = try BlockingFunctions.run(
+            request, idToken == nil ? [.beforeCreate, .beforeSignIn] : [], signInMethod: "emailLink"
+        ) { transaction -> BlockingDraft? in
+            let drafted = try draft(transaction)
+            if try transaction.enforcesSecondFactors && !drafted.user.mfaEnrollments.isEmpty { return nil }
+            return BlockingDraft(user: drafted.user, isNew: drafted.isNew)
+        }
+
+        return try request.write { transaction in
+            let drafted = try draft(transaction)
+            var user = drafted.user
+            try blocking.apply(to: &user)
             // Single use, consumed in the same transaction as the sign-in it allows.
-            try transaction.store.oobCodes.delete(record.code)
+            try transaction.store.oobCodes.delete(drafted.code)
 
             var response: JSONObject = [
-                "kind": "identitytoolkit#EmailLinkSigninResponse", "email": .string(email), "localId": .string(user.localId),
-                "isNewUser": .bool(isNewUser),
+                "kind": "identitytoolkit#EmailLinkSigninResponse", "email": .string(user.email ?? ""),
+                "localId": .string(user.localId), "isNewUser": .bool(drafted.isNew),
             ]
             response.merge(
-                try transaction.completeFirstFactor(&user, signInProvider: SignInProvider.password, linking: linking != nil))
+                try transaction.completeFirstFactor(
+                    &user, signInProvider: SignInProvider.password, extraClaims: blocking.sessionClaims, linking: drafted.linking))
             return response
         }
     }

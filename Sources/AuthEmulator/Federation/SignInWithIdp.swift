@@ -29,10 +29,25 @@ enum SignInWithIdp {
         let credential = try ProviderCredential.resolve(parameters, providerId: providerId, request: request)
         let base = baseResponse(credential, scope: request.scope)
 
+        let newLocalId = request.environment.identifiers.alphanumeric(28)
         do {
+            // Blocking functions see the user the decision would write (DESIGN §4.1: draft, call, apply).
+            let blocking = try BlockingFunctions.run(
+                request, linkingIdToken == nil ? [.beforeCreate, .beforeSignIn] : [], signInMethod: providerId,
+                inbound: InboundCredentials(
+                    rawUserInfo: credential.info.rawUserInfo, idToken: credential.idToken, accessToken: credential.accessToken)
+            ) { transaction -> BlockingDraft? in
+                var drafted: BlockingDraft?
+                _ = try decide(
+                    credential, base: base, linkingIdToken: linkingIdToken, autoCreate: autoCreate, newLocalId: newLocalId,
+                    blocking: .draft { drafted = $0 }, in: transaction)
+                return drafted
+            }
             return try request.write { transaction in
-                try decide(
-                    credential, base: base, linkingIdToken: linkingIdToken, autoCreate: autoCreate, in: transaction)
+                try transaction.requireEnabled()
+                return try decide(
+                    credential, base: base, linkingIdToken: linkingIdToken, autoCreate: autoCreate, newLocalId: newLocalId,
+                    blocking: .apply(blocking), in: transaction)
             }
         } catch let error as AuthError where returnIdpCredential && credentialCarryingErrors.contains(error.message) {
             // Decided inside the transaction, which rolled back: nothing was written.
@@ -79,8 +94,8 @@ enum SignInWithIdp {
     /// Reference §3.3: link to the signed-in user, sign into the linked user or the owner of a
     /// verified email, ask for confirmation for an unverified one, or create a user.
     private static func decide(
-        _ credential: ProviderCredential, base: JSONObject, linkingIdToken: String?, autoCreate: Bool,
-        in transaction: AccountsTransaction
+        _ credential: ProviderCredential, base: JSONObject, linkingIdToken: String?, autoCreate: Bool, newLocalId: String,
+        blocking: BlockingStage, in transaction: AccountsTransaction
     ) throws -> JSONObject {
         let info = credential.info
         let scope = transaction.scope
@@ -132,7 +147,7 @@ enum SignInWithIdp {
         } else {
             // Re-authentication (`autoCreate: false`) never creates a user.
             guard autoCreate else { throw AuthError.invalid("USER_NOT_FOUND") }
-            user = UserRecord(localId: transaction.identifiers.alphanumeric(28), scope: scope, createdAt: transaction.now)
+            user = UserRecord(localId: newLocalId, scope: scope, createdAt: transaction.now)
             user.displayName = credential.displayName
             user.photoUrl = info.photoUrl
             if oneAccountPerEmail, let email = info.email {
@@ -145,12 +160,14 @@ enum SignInWithIdp {
         // Checked before anything is written: a refused sign-in changes nothing.
         guard !user.disabled else { throw AuthError.invalid("USER_DISABLED") }
         user.upsertProvider(info.providerLink)
+        if try blocking.stops(at: &user, isNew: response["isNewUser"] == true, in: transaction) { return response }
         response["localId"] = .string(user.localId)
         if user.email == info.email {
             response.setIfPresent("emailVerified", user.emailVerified.map { .bool($0) })
         }
         response.merge(
-            try transaction.completeFirstFactor(&user, signInProvider: info.providerId, linking: linkingIdToken != nil))
+            try transaction.completeFirstFactor(
+                &user, signInProvider: info.providerId, extraClaims: blocking.sessionClaims, linking: linkingIdToken != nil))
         return response
     }
 }

@@ -1,4 +1,10 @@
 /// `accounts:batchCreate` (project and tenant forms) and other import routes.
 enum ImportExportRoutes {
-    static let routes: [Route] = []
+    private static let v1 = "identitytoolkit.googleapis.com/v1"
+    private static let batchCreate = Operation("identitytoolkit.projects.accounts.batchCreate", .apiKeyOrOwner, BatchCreate.run)
+
+    static let routes: [Route] = [
+        Route("POST", "\(v1)/projects/{targetProjectId}/accounts:batchCreate", batchCreate),
+        Route("POST", "\(v1)/projects/{targetProjectId}/tenants/{tenantId}/accounts:batchCreate", batchCreate),
+    ]
 }

@@ -19,6 +19,7 @@ enum MFAOperations {
     static func startEnrollment(_ request: OperationRequest) throws -> JSONObject {
         let body = request.body
         return try request.write { transaction in
+            try transaction.requireEnabled(.secondFactorEnrollment)
             let (user, _) = try enrollingUser(body, in: transaction)
             if let phone = try body.nested("phoneEnrollmentInfo") {
                 guard let number = try phone.nonEmptyString("phoneNumber"), PhoneNumber.isValid(number) else {
@@ -58,6 +59,7 @@ enum MFAOperations {
             throw AuthError.notImplemented("androidVerificationProof is unsupported!")
         }
         return try request.write { transaction in
+            try transaction.requireEnabled(.secondFactorEnrollment)
             var (user, signInProvider) = try enrollingUser(body, in: transaction)
             let factor: MFAEnrollment.Factor
             if let phone = try body.nested("phoneVerificationInfo") {
@@ -87,6 +89,7 @@ enum MFAOperations {
     static func withdraw(_ request: OperationRequest) throws -> JSONObject {
         let body = request.body
         return try request.write { transaction in
+            try transaction.requireEnabled()
             guard let idToken = try body.nonEmptyString("idToken") else { throw AuthError.invalid("MISSING_ID_TOKEN") }
             let authenticated = try transaction.authenticate(idToken: idToken)
             var user = authenticated.user
@@ -102,6 +105,7 @@ enum MFAOperations {
     static func startSignIn(_ request: OperationRequest) throws -> JSONObject {
         let body = request.body
         return try request.write { transaction in
+            try transaction.requireEnabled()
             let (pending, user) = try pendingSignIn(
                 body, missing: AuthError.invalid("MISSING_MFA_PENDING_CREDENTIAL : Request does not have MFA pending credential."),
                 in: transaction)
@@ -124,6 +128,7 @@ enum MFAOperations {
             throw AuthError.notImplemented("androidVerificationProof is unsupported!")
         }
         return try request.write { transaction in
+            try transaction.requireEnabled()
             var (pending, user) = try pendingSignIn(
                 body, missing: AuthError.invalid("MISSING_CREDENTIAL : Please set MFA Pending Credential."), in: transaction)
             let enrollment: MFAEnrollment

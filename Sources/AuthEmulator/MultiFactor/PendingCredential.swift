@@ -45,9 +45,6 @@ struct PendingCredential: Sendable, Equatable {
 }
 
 extension AccountsTransaction {
-    /// MFA is on for the default project (the official emulator fixes it so), with SMS and TOTP.
-    var enforcesSecondFactors: Bool { true }
-
     /// Finishes a first-factor sign-in (reference §10 "First-factor result"): tokens, or, for a user
     /// with second factors, `mfaPendingCredential` and the factors to choose from. Either way the
     /// user's other changes are saved; the login time only moves once the sign-in is complete.
@@ -55,7 +52,7 @@ extension AccountsTransaction {
     func completeFirstFactor(
         _ user: inout UserRecord, signInProvider: String, extraClaims: JSONObject? = nil, linking: Bool = false
     ) throws -> JSONObject {
-        guard enforcesSecondFactors, !linking, !user.mfaEnrollments.isEmpty else {
+        guard try enforcesSecondFactors, !linking, !user.mfaEnrollments.isEmpty else {
             user.lastLoginAt = now
             return try saveIssuingTokens(for: &user, signInProvider: signInProvider, extraClaims: extraClaims).json
         }

@@ -11,6 +11,7 @@ enum PhoneSignIn {
             throw AuthError.invalid("INVALID_PHONE_NUMBER : Invalid format.")
         }
         let sessionInfo = try request.write { transaction in
+            try transaction.requireEnabled(.phone)
             if let owner = try transaction.users.user(phoneNumber: phoneNumber, in: transaction.scope), !owner.mfaEnrollments.isEmpty {
                 throw unsupportedFirstFactor
             }
@@ -30,6 +31,7 @@ enum PhoneSignIn {
         let operation = try body.nonEmptyString("operation") ?? "SIGN_UP_OR_IN"
 
         return try request.write { transaction in
+            try transaction.requireEnabled(.phone)
             let linking = try idToken.map { try transaction.authenticate(idToken: $0) }
             let sessions = transaction.store.verificationSessions
             let phoneNumber: String

@@ -15,6 +15,7 @@ public struct AuthEnvironment: Sendable {
     let providerAudiences = ProviderSettingsCache()
     let outboxWaiters = OutboxWaiters()
     let projectConfigs = ProjectConfigCache()
+    let tenantConfigs = TenantConfigCache()
 
     public init(
         store: AuthStore, clock: EmulatorClock, identifiers: any IdentifierSource = SecureIdentifierSource(),

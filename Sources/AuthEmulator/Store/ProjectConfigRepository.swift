@@ -1,18 +1,49 @@
 import JSON
 import SQLiteStore
 
-/// The per-project settings the emulator lets a test change (reference §11.2).
+/// The per-project settings (reference §11.2), kept as the v2 config document
+/// (`signIn`, `mfa`, `emailPrivacyConfig`, `blockingFunctions`) that `projects/{p}/config` reads
+/// and patches. The typed properties are views into it.
 public struct ProjectConfig: Sendable, Equatable {
-    public var allowDuplicateEmails = false
-    public var improvedEmailPrivacy = false
-    /// Fictional numbers and their fixed codes (production's `signIn.phoneNumber.testPhoneNumbers`):
-    /// no SMS is sent to them, and the code is always the one given.
-    public var testPhoneNumbers: [String: String] = [:]
+    public var document: JSONObject
+
+    public init(document: JSONObject = JSONObject()) {
+        self.document = document
+    }
 
     public init(allowDuplicateEmails: Bool = false, improvedEmailPrivacy: Bool = false, testPhoneNumbers: [String: String] = [:]) {
+        document = JSONObject()
         self.allowDuplicateEmails = allowDuplicateEmails
         self.improvedEmailPrivacy = improvedEmailPrivacy
         self.testPhoneNumbers = testPhoneNumbers
+    }
+
+    public var allowDuplicateEmails: Bool {
+        get { ConfigDocument.bool("signIn.allowDuplicateEmails", in: document) ?? false }
+        set { ConfigDocument.set(.bool(newValue), at: ["signIn", "allowDuplicateEmails"], in: &document) }
+    }
+
+    public var improvedEmailPrivacy: Bool {
+        get { ConfigDocument.bool("emailPrivacyConfig.enableImprovedEmailPrivacy", in: document) ?? false }
+        set { ConfigDocument.set(.bool(newValue), at: ["emailPrivacyConfig", "enableImprovedEmailPrivacy"], in: &document) }
+    }
+
+    /// Fictional numbers and their fixed codes (production's `signIn.phoneNumber.testPhoneNumbers`):
+    /// no SMS is sent to them, and the code is always the one given.
+    public var testPhoneNumbers: [String: String] {
+        get {
+            var numbers: [String: String] = [:]
+            for (number, code) in ConfigDocument.object("signIn.phoneNumber.testPhoneNumbers", in: document)?.members ?? [] {
+                if let code = code.stringValue { numbers[number] = code }
+            }
+            return numbers
+        }
+        set {
+            var numbers = JSONObject()
+            for number in newValue.keys.sorted() { numbers[number] = .string(newValue[number]!) }
+            ConfigDocument.set(
+                newValue.isEmpty ? nil : .object(numbers), at: ["signIn", "phoneNumber", "testPhoneNumbers"], in: &document)
+        }
     }
 
     /// The emulator view: `{signIn:{allowDuplicateEmails, phoneNumber:{testPhoneNumbers}}, emailPrivacyConfig:{enableImprovedEmailPrivacy}}`.
@@ -34,32 +65,19 @@ struct ProjectConfigRepository {
 
     func config(for projectId: String) throws -> ProjectConfig {
         guard
-            let row = try connection.queryFirst(
-                "SELECT allow_duplicate_emails, improved_email_privacy, test_phone_numbers FROM project_config WHERE project_id = ?",
-                [.text(projectId)])
+            let row = try connection.queryFirst("SELECT config FROM project_config WHERE project_id = ?", [.text(projectId)]),
+            let document = row[0].text.flatMap({ try? JSONValue(parsing: $0).objectValue })
         else { return ProjectConfig() }
-        var numbers: [String: String] = [:]
-        for (number, code) in row[2].text.flatMap({ try? JSONValue(parsing: $0).objectValue })?.members ?? [] {
-            numbers[number] = code.stringValue
-        }
-        return ProjectConfig(
-            allowDuplicateEmails: row[0].bool ?? false, improvedEmailPrivacy: row[1].bool ?? false, testPhoneNumbers: numbers)
+        return ProjectConfig(document: document)
     }
 
     func save(_ config: ProjectConfig, for projectId: String) throws {
         try connection.execute(
             """
-            INSERT INTO project_config (project_id, allow_duplicate_emails, improved_email_privacy, test_phone_numbers)
-            VALUES (?, ?, ?, ?)
-            ON CONFLICT (project_id) DO UPDATE SET
-                allow_duplicate_emails = excluded.allow_duplicate_emails,
-                improved_email_privacy = excluded.improved_email_privacy,
-                test_phone_numbers = excluded.test_phone_numbers
+            INSERT INTO project_config (project_id, config) VALUES (?, ?)
+            ON CONFLICT (project_id) DO UPDATE SET config = excluded.config
             """,
-            [
-                .text(projectId), SQLiteValue(config.allowDuplicateEmails), SQLiteValue(config.improvedEmailPrivacy),
-                config.testPhoneNumbers.isEmpty ? .null : .text(config.testPhoneNumbersJSON.compactString),
-            ])
+            [.text(projectId), .text(config.document.compactString)])
     }
 }
 
@@ -69,10 +87,15 @@ final class ProjectConfigCache: Sendable {
     private let configs = Locked<[String: ProjectConfig]>([:])
 
     func config(for projectId: String, store: StoreTransaction) throws -> ProjectConfig {
-        if let cached = configs.withLock({ $0[projectId] }) { return cached }
+        if let cached = cached(projectId) { return cached }
         let config = try store.projectConfigs.config(for: projectId)
         configs.withLock { $0[projectId] = config }
         return config
+    }
+
+    /// The cached settings, without touching the store: `nil` until first read.
+    func cached(_ projectId: String) -> ProjectConfig? {
+        configs.withLock { $0[projectId] }
     }
 
     /// Saves `config` in this transaction and caches it once committed.

@@ -218,5 +218,37 @@ enum Schema {
                 -- Fictional phone numbers with fixed codes, as the console's "phone numbers for testing".
                 ALTER TABLE project_config ADD COLUMN test_phone_numbers TEXT;
                 """),
+            // Version 6 touches only project_config and tenants, so it runs the same before or after 5.
+            Migration(
+            version: 6, name: "tenants and config documents",
+            sql: """
+                -- One JSON document per tenant (Tenant: allowPasswordSignup, disableAuth, mfaConfig, …).
+                -- A tenant named but never created or patched has no row: it reads as all-enabled defaults.
+                CREATE TABLE tenants (
+                    project_id TEXT NOT NULL,
+                    tenant_id TEXT NOT NULL,
+                    config TEXT NOT NULL,
+                    PRIMARY KEY (project_id, tenant_id)
+                );
+                -- The project config becomes the v2 config document; the old columns' values move into it.
+                ALTER TABLE project_config ADD COLUMN config TEXT;
+                UPDATE project_config SET config = json_object(
+                    'signIn', CASE WHEN test_phone_numbers IS NULL
+                        THEN json_object('allowDuplicateEmails', json(CASE WHEN allow_duplicate_emails THEN 'true' ELSE 'false' END))
+                        ELSE json_object(
+                            'allowDuplicateEmails', json(CASE WHEN allow_duplicate_emails THEN 'true' ELSE 'false' END),
+                            'phoneNumber', json_object('testPhoneNumbers', json(test_phone_numbers)))
+                        END,
+                    'emailPrivacyConfig', json_object(
+                        'enableImprovedEmailPrivacy', json(CASE WHEN improved_email_privacy THEN 'true' ELSE 'false' END)));
+                """),
+            Migration(
+            version: 5, name: "imported password hashes",
+            sql: """
+                -- The algorithm and parameters of a password hash imported through accounts:batchCreate
+                -- (JSON: hashAlgorithm, signerKey, saltSeparator, rounds, memoryCost, …); NULL for the
+                -- emulator's own fakeHash format.
+                ALTER TABLE users ADD COLUMN password_hash_config TEXT;
+                """),
     ]
 }

@@ -9,7 +9,7 @@ struct UserRepository {
     private static let userColumns = """
         local_id, email, email_verified, display_name, photo_url, phone_number, password_hash, salt,
         password_updated_at, valid_since, created_at, last_login_at, last_refresh_at, disabled,
-        custom_attributes, custom_auth, email_link_signin, initial_email, mfa_info, passkey_info
+        custom_attributes, custom_auth, email_link_signin, initial_email, mfa_info, passkey_info, password_hash_config
         """
 
     // MARK: Reads
@@ -130,6 +130,8 @@ struct UserRepository {
         user.initialEmail = row["initial_email"].text
         user.mfaEnrollments = Self.decodeList(row["mfa_info"].text, MFAEnrollment.init(stored:))
         user.passkeys = Self.decodeList(row["passkey_info"].text, Passkey.init(stored:))
+        user.importedPasswordHash = row["password_hash_config"].text
+            .flatMap { try? JSONValue(parsing: $0).objectValue }.flatMap(ImportedPasswordHash.init(stored:))
         user.providers = try providers(of: localId, in: scope)
         user.storedProviders = user.providers
         return user
@@ -175,7 +177,7 @@ struct UserRepository {
         try connection.execute(
             """
             INSERT INTO users (project_id, tenant_id, \(Self.userColumns))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (project_id, tenant_id, local_id) DO UPDATE SET
                 email = excluded.email, email_verified = excluded.email_verified,
                 display_name = excluded.display_name, photo_url = excluded.photo_url,
@@ -185,7 +187,8 @@ struct UserRepository {
                 last_refresh_at = excluded.last_refresh_at, disabled = excluded.disabled,
                 custom_attributes = excluded.custom_attributes, custom_auth = excluded.custom_auth,
                 email_link_signin = excluded.email_link_signin, initial_email = excluded.initial_email,
-                mfa_info = excluded.mfa_info, passkey_info = excluded.passkey_info
+                mfa_info = excluded.mfa_info, passkey_info = excluded.passkey_info,
+                password_hash_config = excluded.password_hash_config
             """,
             [
                 .text(scope.projectId), .text(scope.tenantKey), .text(user.localId), SQLiteValue(user.email),
@@ -197,6 +200,7 @@ struct UserRepository {
                 SQLiteValue(user.customAttributes), SQLiteValue(user.customAuth), SQLiteValue(user.emailLinkSignin),
                 SQLiteValue(user.initialEmail), Self.encodeList(user.mfaEnrollments.map(\.storedJSON)),
                 Self.encodeList(user.passkeys.map(\.json)),
+                SQLiteValue(user.importedPasswordHash.map { JSONValue.object($0.json).compactString }),
             ])
         guard user.providers != user.storedProviders else { return }
         try replaceProviders(of: user)
@@ -261,5 +265,30 @@ struct UserRepository {
         let arguments: [SQLiteValue] = [.text(scope.projectId), .text(scope.tenantKey)]
         try connection.execute("DELETE FROM users WHERE project_id = ? AND tenant_id = ?", arguments)
         try connection.execute("DELETE FROM refresh_tokens WHERE project_id = ? AND tenant_id = ?", arguments)
+    }
+}
+
+extension UserRepository {
+    /// The tenants of `projectId` that hold users (the empty string is "no tenant"), sorted.
+    func tenantKeys(projectId: String) throws -> [String] {
+        try connection.query(
+            "SELECT DISTINCT tenant_id FROM users WHERE project_id = ? ORDER BY tenant_id", [.text(projectId)]
+        ).compactMap { $0[0].text }
+    }
+
+    /// Every project that holds users, sorted.
+    func projectIds() throws -> [String] {
+        try connection.query("SELECT DISTINCT project_id FROM users ORDER BY project_id", []).compactMap { $0[0].text }
+    }
+}
+
+extension UserRepository {
+    /// Whether a user of the scope other than `localId` holds the second factor `mfaEnrollmentId`.
+    func otherUserHoldsEnrollment(_ mfaEnrollmentId: String, besides localId: String, in scope: UserScope) throws -> Bool {
+        try connection.queryFirst(
+            """
+            SELECT 1 FROM users WHERE project_id = ? AND tenant_id = ? AND local_id != ? AND mfa_info IS NOT NULL
+                AND EXISTS (SELECT 1 FROM json_each(mfa_info) WHERE json_extract(value, '$.mfaEnrollmentId') = ?)
+            """, [.text(scope.projectId), .text(scope.tenantKey), .text(localId), .text(mfaEnrollmentId)]) != nil
     }
 }

@@ -1,0 +1,57 @@
+import Foundation
+
+/// `auth-emulator export --data FILE --out DIR [--project ID]`: the official export layout from a
+/// stopped emulator's `--data` file.
+public struct ExportCommand: Equatable, Sendable {
+    public let dataFile: String
+    public let outDirectory: String
+    public let projectId: String?
+
+    public init(dataFile: String, outDirectory: String, projectId: String?) {
+        self.dataFile = dataFile
+        self.outDirectory = outDirectory
+        self.projectId = projectId
+    }
+
+    static func parse(_ arguments: [String]) throws(CommandLineOptions.UsageError) -> ExportCommand {
+        var remaining = arguments[...]
+        var values: [String: String] = [:]
+        while let flag = remaining.popFirst() {
+            guard ["--data", "--out", "--project"].contains(flag) else {
+                throw CommandLineOptions.UsageError(description: "unknown export option \(flag)")
+            }
+            guard let value = remaining.popFirst(), !value.isEmpty else {
+                throw CommandLineOptions.UsageError(description: "\(flag) needs a value")
+            }
+            values[flag] = value
+        }
+        guard let dataFile = values["--data"], let outDirectory = values["--out"] else {
+            throw CommandLineOptions.UsageError(description: "export needs --data FILE and --out DIR")
+        }
+        if let project = values["--project"], !CommandLineOptions.isValidProjectId(project) {
+            throw CommandLineOptions.UsageError(description: "--project must be letters, digits and hyphens, not \(project)")
+        }
+        return ExportCommand(dataFile: dataFile, outDirectory: outDirectory, projectId: values["--project"])
+    }
+
+    /// Writes the export; the number of users written.
+    @discardableResult
+    public func run() throws -> Int {
+        guard FileManager.default.fileExists(atPath: dataFile) else {
+            throw ImportExportError("export: no data file at \(dataFile)")
+        }
+        var configuration = AuthEmulator.Configuration()
+        configuration.dataFile = dataFile
+        configuration.logLevel = .error
+        let opened = try AuthEmulator(configuration: configuration)
+        let projects = try opened.environment.store.read { try $0.users.projectIds() }
+        let project = projectId ?? (projects.count == 1 ? projects[0] : configuration.projectId)
+        let exporter = AccountsExporter(environment: opened.environment, projectId: project)
+        try exporter.export(to: outDirectory)
+        return try opened.environment.store.read { store in
+            try store.users.tenantKeys(projectId: project).reduce(0) { count, tenantKey in
+                count + (try store.users.count(in: UserScope(projectId: project, tenantId: tenantKey.isEmpty ? nil : tenantKey)))
+            }
+        }
+    }
+}

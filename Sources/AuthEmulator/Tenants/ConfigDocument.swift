@@ -1,0 +1,59 @@
+import JSON
+
+/// Dotted-path access and the `updateMask` merge shared by the project and tenant config
+/// documents (reference §11.2: each masked path is copied from the body when present; an empty
+/// mask replaces the whole document).
+enum ConfigDocument {
+    /// `"a.b,c"` → `[["a","b"],["c"]]`; blank entries are dropped.
+    static func maskPaths(_ mask: String?) -> [[String]] {
+        guard let mask else { return [] }
+        return mask.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+            .map { $0.split(separator: ".").map(String.init) }
+    }
+
+    /// Copies each masked path from `body` into `document`; a path absent from the body is
+    /// cleared (the field mask semantics: "set to what the body says, which is nothing").
+    static func merge(_ body: JSONObject, into document: JSONObject, paths: [[String]]) -> JSONObject {
+        var result = document
+        for path in paths { set(value(at: path, in: body), at: path, in: &result) }
+        return result
+    }
+
+    static func value(at path: [String], in object: JSONObject) -> JSONValue? {
+        guard let first = path.first else { return .object(object) }
+        guard let member = object[first] else { return nil }
+        if path.count == 1 { return member }
+        guard let nested = member.objectValue else { return nil }
+        return value(at: Array(path.dropFirst()), in: nested)
+    }
+
+    /// Sets (or, with `nil`, removes) the member at `path`, creating intermediate objects.
+    static func set(_ value: JSONValue?, at path: [String], in object: inout JSONObject) {
+        guard let first = path.first else { return }
+        if path.count == 1 {
+            object[first] = value
+            return
+        }
+        var nested = object[first]?.objectValue ?? JSONObject()
+        set(value, at: Array(path.dropFirst()), in: &nested)
+        object[first] = .object(nested)
+    }
+
+    static func bool(_ path: String, in object: JSONObject) -> Bool? {
+        value(at: path.split(separator: ".").map(String.init), in: object)?.boolValue
+    }
+
+    static func string(_ path: String, in object: JSONObject) -> String? {
+        value(at: path.split(separator: ".").map(String.init), in: object)?.stringValue
+    }
+
+    static func object(_ path: String, in object: JSONObject) -> JSONObject? {
+        value(at: path.split(separator: ".").map(String.init), in: object)?.objectValue
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingWhitespace() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

@@ -1,0 +1,84 @@
+import JSON
+import SQLiteStore
+
+/// The `tenants` table: one JSON config document per (project, tenant).
+struct TenantRepository {
+    let connection: SQLiteConnection
+
+    func tenant(_ tenantId: String, projectId: String) throws -> TenantConfig? {
+        guard
+            let row = try connection.queryFirst(
+                "SELECT config FROM tenants WHERE project_id = ? AND tenant_id = ?", [.text(projectId), .text(tenantId)]),
+            let document = row[0].text.flatMap({ try? JSONValue(parsing: $0).objectValue })
+        else { return nil }
+        return TenantConfig(tenantId: tenantId, document: document)
+    }
+
+    /// A plain INSERT: the primary key catches a collision.
+    func insert(_ tenant: TenantConfig, projectId: String) throws {
+        try connection.execute(
+            "INSERT INTO tenants (project_id, tenant_id, config) VALUES (?, ?, ?)",
+            [.text(projectId), .text(tenant.tenantId), .text(tenant.document.compactString)])
+    }
+
+    func save(_ tenant: TenantConfig, projectId: String) throws {
+        try connection.execute(
+            """
+            INSERT INTO tenants (project_id, tenant_id, config) VALUES (?, ?, ?)
+            ON CONFLICT (project_id, tenant_id) DO UPDATE SET config = excluded.config
+            """,
+            [.text(projectId), .text(tenant.tenantId), .text(tenant.document.compactString)])
+    }
+
+    /// Tenants sorted by id, those after `after` only, at most `limit` (all when `nil`). A tenant
+    /// that has users but no row is listed with its implicit defaults, as the reference's implicit
+    /// creation would have made it.
+    func list(projectId: String, after: String?, limit: Int?) throws -> [TenantConfig] {
+        let project = SQLiteValue.text(projectId)
+        let after = SQLiteValue.text(after ?? "")
+        let rows = try connection.query(
+            """
+            SELECT tenant_id, config FROM tenants WHERE project_id = ? AND tenant_id > ?
+            UNION ALL
+            SELECT DISTINCT tenant_id, NULL FROM users
+            WHERE project_id = ? AND tenant_id > ? AND tenant_id <> ''
+                AND tenant_id NOT IN (SELECT tenant_id FROM tenants WHERE project_id = ?)
+            ORDER BY tenant_id LIMIT ?
+            """,
+            [project, after, project, after, project, .integer(Int64(limit ?? -1))])
+        return rows.compactMap { row in
+            guard let id = row[0].text else { return nil }
+            guard let text = row[1].text else { return .implicit(id) }
+            return (try? JSONValue(parsing: text).objectValue).map { TenantConfig(tenantId: id, document: $0) }
+        }
+    }
+
+    func delete(_ tenantId: String, projectId: String) throws {
+        try connection.execute(
+            "DELETE FROM tenants WHERE project_id = ? AND tenant_id = ?", [.text(projectId), .text(tenantId)])
+    }
+}
+
+extension StoreTransaction {
+    var tenants: TenantRepository { TenantRepository(connection: connection) }
+}
+
+/// Tenant settings kept in memory after the first read (sign-ins in a tenant read them on every
+/// request); a change replaces the entry once its transaction commits.
+final class TenantConfigCache: Sendable {
+    private let configs = Locked<[UserScope: TenantConfig]>([:])
+
+    /// The tenant of `scope`, or its implicit all-enabled defaults when it was never stored.
+    func config(for scope: UserScope, store: StoreTransaction) throws -> TenantConfig? {
+        guard let tenantId = scope.tenantId else { return nil }
+        if let cached = configs.withLock({ $0[scope] }) { return cached }
+        let config = try store.tenants.tenant(tenantId, projectId: scope.projectId) ?? .implicit(tenantId)
+        configs.withLock { $0[scope] = config }
+        return config
+    }
+
+    /// Records that `scope`'s tenant changed (saved, or deleted with `nil`), once committed.
+    func changed(_ scope: UserScope, to config: TenantConfig?, store: StoreTransaction) {
+        store.connection.afterCommit { [configs] in configs.withLock { $0[scope] = config } }
+    }
+}
