@@ -29,14 +29,23 @@ enum SignInWithPassword {
             }
             return user
         }
+        // The password is checked in a read, not under the write lock: an imported scrypt or bcrypt
+        // hash takes tens of milliseconds. The write only confirms the hash is still the one that matched.
+        let matched = try request.read(verify)
         // beforeSignIn is skipped while a second factor is pending (mfaSignIn:finalize would call it).
         let blocking = try BlockingFunctions.run(request, [.beforeSignIn], signInMethod: SignInProvider.password) { transaction in
-            let user = try verify(transaction)
-            return try transaction.enforcesSecondFactors && !user.mfaEnrollments.isEmpty ? nil : user
+            try transaction.enforcesSecondFactors && !matched.mfaEnrollments.isEmpty ? nil : matched
         }
 
         return try request.write { transaction in
-            var user = try verify(transaction)
+            var user: UserRecord
+            if let current = try transaction.users.users(email: canonical, in: transaction.scope).first,
+                current.hasSamePassword(as: matched), !current.disabled
+            {
+                user = current
+            } else {
+                user = try verify(transaction)  // it changed in between: check again
+            }
             try blocking.apply(to: &user)
             var response: JSONObject = [
                 "kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": .string(user.localId),
@@ -49,5 +58,13 @@ enum SignInWithPassword {
                     &user, signInProvider: SignInProvider.password, extraClaims: blocking.sessionClaims))
             return response
         }
+    }
+}
+
+extension UserRecord {
+    /// The same account with the same stored password as `other`: what was checked still holds.
+    func hasSamePassword(as other: UserRecord) -> Bool {
+        localId == other.localId && passwordHash == other.passwordHash && salt == other.salt
+            && importedPasswordHash == other.importedPasswordHash
     }
 }
