@@ -64,13 +64,27 @@ import Testing
 
     @Test func queryListsAndCounts() throws {
         let emulator = try TestEmulator()
-        try Self.seed(emulator, ["m", "k", "z"])
+        for localId in ["m", "k", "z"] {
+            _ = try emulator.admin("accounts", ["localId": .string(localId), "email": .string("\(localId)@example.com")])
+            emulator.clock.advance(seconds: 1)
+        }
         let all = try emulator.admin("accounts:query", ["order": "DESC"])
         #expect(all["recordsCount"] == "3")
         #expect(all["userInfo"]?.arrayValue?.compactMap { $0["localId"]?.stringValue } == ["z", "m", "k"])
         #expect(try emulator.admin("accounts:query", ["returnUserInfo": false]).json == ["recordsCount": "3"])
-        #expect(try emulator.admin("accounts:query", ["limit": "10"]).errorMessage == "limit is not implemented.")
-        #expect(try emulator.admin("accounts:query", ["sortBy": "CREATED_AT"]).status == 501)
+        func ids(_ body: JSONValue) throws -> [String] {
+            try emulator.admin("accounts:query", body)["userInfo"]?.arrayValue?.compactMap { $0["localId"]?.stringValue } ?? []
+        }
+        // Pages: offset and limit over the sorted list; the count is every match.
+        #expect(try ids(["limit": "2"]) == ["k", "m"])
+        #expect(try ids(["limit": 2, "offset": "2"]) == ["z"])
+        #expect(try emulator.admin("accounts:query", ["limit": 1])["recordsCount"] == "3")
+        #expect(try ids(["sortBy": "CREATED_AT", "order": "DESC"]) == ["z", "k", "m"])
+        // Any expression clause matches.
+        #expect(try ids(["expression": [["userId": "z"], ["email": "M@EXAMPLE.COM"]]]) == ["m", "z"])
+        #expect(try emulator.admin("accounts:query", ["expression": [[:]]]).errorMessage == "INVALID_ARGUMENT : expression[0] names none of email, userId, phoneNumber.")
+        #expect(try emulator.admin("accounts:query", ["limit": 501]).errorMessage == "INVALID_ARGUMENT : limit must be between 0 and 500.")
+        #expect(try emulator.admin("accounts:query", ["sortBy": "COLOUR"]).status == 400)
         let projectForm = try emulator.send(
             "POST", "/identitytoolkit.googleapis.com/v1/projects/\(TestEmulator.project):queryAccounts", json: [:],
             headers: [("Authorization", "Bearer owner")])

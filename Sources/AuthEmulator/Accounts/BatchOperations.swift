@@ -47,25 +47,87 @@ enum BatchOperations {
         return errors.isEmpty ? [:] : ["errors": .array(errors)]
     }
 
-    /// Every user, sorted by local id; the filters production offers are not built (as in the reference).
+    /// `accounts:query` / `:queryAccounts` as production answers it: `expression` (any of its
+    /// `{email | userId | phoneNumber}` entries matches), `sortBy`, `order`, `offset`, `limit`
+    /// (at most 500); `recordsCount` counts every match, `userInfo` holds the page.
     static func query(_ request: OperationRequest) throws -> JSONObject {
         let body = request.body
-        if let expression = body.object["expression"]?.arrayValue, !expression.isEmpty {
-            throw AuthError.notImplemented("expression is not implemented.")
-        }
-        if try body.int64("limit").map({ $0 != 0 }) ?? false { throw AuthError.notImplemented("limit is not implemented.") }
-        if try (body.string("offset") ?? "0") != "0" { throw AuthError.notImplemented("offset is not implemented.") }
-        let sortBy = try body.string("sortBy") ?? "USER_ID"
-        guard sortBy == "USER_ID" || sortBy == "SORT_BY_FIELD_UNSPECIFIED" else {
-            throw AuthError.notImplemented("Only sorting by USER_ID is implemented.")
-        }
-        let descending = try body.string("order") == "DESC"
+        let filter = try QueryFilter(body)
         var users = try request.read { try $0.users.users(in: $0.scope, afterLocalId: nil, limit: nil) }
-        if descending { users.reverse() }
+            .filter(filter.matches)
+        users.sort(by: filter.order)
         var response: JSONObject = ["recordsCount": .string(String(users.count))]
         if try body.bool("returnUserInfo") != false {
-            response["userInfo"] = .array(users.map { .object($0.json) })
+            let page = users.dropFirst(filter.offset).prefix(filter.limit)
+            response["userInfo"] = .array(page.map { .object($0.json) })
         }
         return response
+    }
+}
+
+/// What an `accounts:query` asks for.
+private struct QueryFilter {
+    static let maximumLimit = 500
+
+    private var emails: Set<String> = []
+    private var userIds: Set<String> = []
+    private var phoneNumbers: Set<String> = []
+    private let sortBy: String
+    private let descending: Bool
+    let offset: Int
+    let limit: Int
+
+    init(_ body: RequestBody) throws(AuthError) {
+        for (index, entry) in (try body.objectArray("expression") ?? []).enumerated() {
+            let clause = RequestBody(entry)
+            let email = try clause.nonEmptyString("email").map(EmailAddress.canonical)
+            let userId = try clause.nonEmptyString("userId")
+            let phoneNumber = try clause.nonEmptyString("phoneNumber")
+            guard email != nil || userId != nil || phoneNumber != nil else {
+                throw AuthError.invalid("INVALID_ARGUMENT : expression[\(index)] names none of email, userId, phoneNumber.")
+            }
+            if let email { emails.insert(email) }
+            if let userId { userIds.insert(userId) }
+            if let phoneNumber { phoneNumbers.insert(phoneNumber) }
+        }
+        sortBy = try body.nonEmptyString("sortBy") ?? "USER_ID"
+        let sortable = ["USER_ID", "SORT_BY_FIELD_UNSPECIFIED", "NAME", "CREATED_AT", "LAST_LOGIN_AT", "USER_EMAIL"]
+        guard sortable.contains(sortBy) else {
+            throw AuthError.invalidArgument("/sortBy must be equal to one of the allowed values")
+        }
+        let order = try body.nonEmptyString("order") ?? "ASC"
+        guard ["ASC", "DESC", "SORT_ORDER_UNSPECIFIED"].contains(order) else {
+            throw AuthError.invalidArgument("/order must be equal to one of the allowed values")
+        }
+        descending = order == "DESC"
+        let offset = try body.int64("offset") ?? 0
+        let limit = try body.int64("limit") ?? Int64(Self.maximumLimit)
+        guard offset >= 0 else { throw AuthError.invalid("INVALID_ARGUMENT : offset must not be negative.") }
+        guard limit >= 0, limit <= Self.maximumLimit else {
+            throw AuthError.invalid("INVALID_ARGUMENT : limit must be between 0 and \(Self.maximumLimit).")
+        }
+        self.offset = Int(offset)
+        self.limit = limit == 0 ? Self.maximumLimit : Int(limit)
+    }
+
+    /// With no expression every user matches; otherwise any clause does.
+    func matches(_ user: UserRecord) -> Bool {
+        guard !(emails.isEmpty && userIds.isEmpty && phoneNumbers.isEmpty) else { return true }
+        return userIds.contains(user.localId) || user.email.map(emails.contains) == true
+            || user.phoneNumber.map(phoneNumbers.contains) == true
+    }
+
+    /// The sort, ties broken by user id so pages never overlap.
+    func order(_ first: UserRecord, _ second: UserRecord) -> Bool {
+        let key: (UserRecord) -> String = switch sortBy {
+        case "NAME": { $0.displayName ?? "" }
+        case "USER_EMAIL": { $0.email ?? "" }
+        case "CREATED_AT": { String($0.createdAt.millisecondsSinceEpoch).leftPadded(to: 20) }
+        case "LAST_LOGIN_AT": { String($0.lastLoginAt?.millisecondsSinceEpoch ?? 0).leftPadded(to: 20) }
+        default: { $0.localId }
+        }
+        let (a, b) = (key(first), key(second))
+        if a != b { return descending ? a > b : a < b }
+        return descending ? first.localId > second.localId : first.localId < second.localId
     }
 }
