@@ -111,6 +111,36 @@ private final class FakeFunction: HTTPHandler, @unchecked Sendable {
         #expect(lookup["users"] == nil)
     }
 
+    @Test func beforeSendEmailAndBeforeSendSmsSeeTheMessageAndMayRefuseIt() throws {
+        let function = FakeFunction { event in
+            let refused = event["email"]?.stringValue == "no@example.com" || event["phone_number"]?.stringValue == "+15555550999"
+            return refused ? (400, #"{"error":{"message":"not today"}}"#) : (200, "{}")
+        }
+        let server = try start(function)
+        defer { server.shutdown() }
+        let emulator = try TestEmulator()
+        let base = "http://127.0.0.1:\(server.port)"
+        try configure(emulator, ["beforeSendEmail": "\(base)/email", "beforeSendSms": "\(base)/sms"])
+        func sendLink(_ email: String) throws -> TestEmulator.Reply {
+            try emulator.client("sendOobCode", ["requestType": "EMAIL_SIGNIN", "email": .string(email)])
+        }
+        #expect(try sendLink("yes@example.com").status == 200)
+        let refused = try sendLink("no@example.com")
+        #expect(refused.errorMessage?.hasPrefix("BLOCKING_FUNCTION_ERROR_RESPONSE : ((HTTP request to \(base)/email returned HTTP error 400") == true)
+        #expect(try emulator.client("sendVerificationCode", ["phoneNumber": "+15555550100"]).status == 200)
+        #expect(try emulator.client("sendVerificationCode", ["phoneNumber": "+15555550999"]).status == 400)
+        // Refused messages were never stored.
+        let messages = try emulator.send("GET", "/emulator/v1/projects/\(TestEmulator.project)/messages")["messages"]?.arrayValue
+        #expect(messages?.compactMap { $0["to"]?.stringValue }.sorted() == ["+15555550100", "yes@example.com"])
+        let events = function.received
+        #expect(events.map { $0["event_type"] } == ["beforeSendEmail", "beforeSendEmail", "beforeSendSms", "beforeSendSms"])
+        #expect(events.first?["email_type"] == "EMAIL_SIGN_IN")
+        #expect(events.last?["sms_type"] == "SIGN_IN_OR_SIGN_UP")
+        // An admin's link (Bearer owner) is no client request: no function runs.
+        _ = try emulator.admin("accounts:sendOobCode", ["requestType": "EMAIL_SIGNIN", "email": "no@example.com", "returnOobLink": true])
+        #expect(function.received.count == 4)
+    }
+
     @Test func aFunctionThatDisablesTheUserRefusesTheSignIn() throws {
         let function = FakeFunction { _ in (200, #"{"userRecord":{"updateMask":"disabled","disabled":true}}"#) }
         let server = try start(function)

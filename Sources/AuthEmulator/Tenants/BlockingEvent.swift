@@ -5,14 +5,20 @@ import JSON
 enum BlockingTrigger: String, Sendable, CaseIterable {
     case beforeCreate
     case beforeSignIn
+    /// Before an email action's message goes out; the function may refuse it.
+    case beforeSendEmail
+    /// Before an SMS code goes out; the function may refuse it.
+    case beforeSendSms
 }
 
 /// One event, as the unsigned (`alg: none`) JWT that goes in `{"data":{"jwt":…}}`.
 struct BlockingEvent {
     let trigger: BlockingTrigger
     let functionUri: String
-    let user: UserRecord
-    let signInMethod: String
+    let scope: UserScope
+    /// The user the event is about; a message may go to someone who has no account yet.
+    let user: UserRecord?
+    let signInMethod: String?
     let now: Instant
     let eventId: String
     /// `raw_user_info` and the forwarded `oauth_*` credentials of a provider sign-in.
@@ -30,18 +36,22 @@ struct BlockingEvent {
     var payload: JSONObject {
         let issuedAt = now.secondsSinceEpoch
         var claims: JSONObject = [
-            "iss": .string("https://securetoken.google.com/\(user.scope.projectId)"), "aud": .string(functionUri),
+            "iss": .string("https://securetoken.google.com/\(scope.projectId)"), "aud": .string(functionUri),
             "iat": .int(issuedAt), "exp": .int(issuedAt + 600), "event_id": .string(eventId),
             "event_type": .string(trigger.rawValue), "user_agent": "NotYetSupportedInFirebaseAuthEmulator",
-            "ip_address": "127.0.0.1", "locale": "en", "sub": .string(user.localId),
-            "sign_in_method": .string(signInMethod), "user_record": .object(userRecord),
+            "ip_address": "127.0.0.1", "locale": "en",
         ]
-        claims.setIfPresent("tenant_id", user.scope.tenantId.map { .string($0) })
+        if let user {
+            claims["sub"] = .string(user.localId)
+            claims["user_record"] = .object(userRecord(user))
+        }
+        claims.setIfPresent("sign_in_method", signInMethod.map { .string($0) })
+        claims.setIfPresent("tenant_id", scope.tenantId.map { .string($0) })
         claims.merge(providerClaims)
         return claims
     }
 
-    private var userRecord: JSONObject {
+    private func userRecord(_ user: UserRecord) -> JSONObject {
         var record: JSONObject = ["uid": .string(user.localId)]
         record.setIfPresent("email", user.email.map { .string($0) })
         record["email_verified"] = .bool(user.emailVerified ?? false)

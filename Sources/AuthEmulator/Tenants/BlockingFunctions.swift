@@ -34,13 +34,32 @@ enum BlockingFunctions {
         var update = BlockingUpdate()
         for (trigger, uri) in calls {
             let event = BlockingEvent(
-                trigger: trigger, functionUri: uri, user: user, signInMethod: signInMethod, now: environment.clock.now(),
+                trigger: trigger, functionUri: uri, scope: user.scope, user: user, signInMethod: signInMethod,
+                now: environment.clock.now(),
                 eventId: environment.identifiers.alphanumeric(16), providerClaims: inbound.claims(forwarding: config))
             let answer = try BlockingFunctionClient.call(event)
             try answer.apply(to: &user)
             update = update.followed(by: answer)
         }
         return update
+    }
+}
+
+extension BlockingFunctions {
+    /// `beforeSendEmail` / `beforeSendSms`: asks the function before a message goes out, with no
+    /// lock held (the caller's write comes after). `details` names the message (`email` and
+    /// `email_type`, or `phone_number` and `sms_type`); a refusal is the function's error.
+    static func beforeSending(
+        _ request: OperationRequest, _ trigger: BlockingTrigger, details: JSONObject, user: UserRecord? = nil
+    ) throws {
+        guard !request.isPrivileged else { return }
+        let environment = request.environment
+        let config = try environment.projectConfigs.cached(request.scope.projectId) ?? request.read { try $0.config() }
+        guard let uri = config.functionUri(for: trigger) else { return }
+        let event = BlockingEvent(
+            trigger: trigger, functionUri: uri, scope: request.scope, user: user, signInMethod: nil,
+            now: environment.clock.now(), eventId: environment.identifiers.alphanumeric(16), providerClaims: details)
+        _ = try BlockingFunctionClient.call(event)
     }
 }
 
