@@ -141,6 +141,29 @@ private final class FakeFunction: HTTPHandler, @unchecked Sendable {
         #expect(function.received.count == 4)
     }
 
+    @Test func phoneSignInRunsTheFunctionsAndARefusalKeepsTheCode() throws {
+        let refuse = Locked(true)
+        let function = FakeFunction { _ in
+            refuse.withLock { $0 } ? (400, #"{"error":{"message":"wait"}}"#) : (200, #"{"userRecord":{"updateMask":"displayName","displayName":"Phone Person"}}"#)
+        }
+        let server = try start(function)
+        defer { server.shutdown() }
+        let emulator = try TestEmulator()
+        try configure(emulator, ["beforeCreate": "http://127.0.0.1:\(server.port)/beforeCreate"])
+        let sent = try emulator.client("sendVerificationCode", ["phoneNumber": "+15555550123"])
+        let codes = try emulator.send("GET", "/emulator/v1/projects/\(TestEmulator.project)/verificationCodes")
+        let code = try #require(codes["verificationCodes"]?.arrayValue?.first?["code"])
+        let body: JSONValue = ["sessionInfo": sent["sessionInfo"]!, "code": code]
+        #expect(try emulator.client("signInWithPhoneNumber", body).errorMessage?.hasPrefix("BLOCKING_FUNCTION_ERROR_RESPONSE") == true)
+        refuse.withLock { $0 = false }
+        let signedIn = try emulator.client("signInWithPhoneNumber", body)  // the code is still good
+        #expect(signedIn["isNewUser"] == true)
+        let user = try emulator.admin("accounts:lookup", ["localId": [signedIn["localId"]!]])["users"]?.arrayValue?.first
+        #expect(user?["displayName"] == "Phone Person")
+        #expect(function.received.first?["sign_in_method"] == "phone")
+        #expect(function.received.first?["user_record"]?["phone_number"] == "+15555550123")
+    }
+
     @Test func aFunctionThatDisablesTheUserRefusesTheSignIn() throws {
         let function = FakeFunction { _ in (200, #"{"userRecord":{"updateMask":"disabled","disabled":true}}"#) }
         let server = try start(function)

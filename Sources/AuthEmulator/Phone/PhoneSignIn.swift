@@ -25,66 +25,95 @@ enum PhoneSignIn {
     private static let unsupportedFirstFactor = AuthError.invalid(
         "UNSUPPORTED_FIRST_FACTOR : A phone number cannot be set as a first factor on an SMS based MFA user.")
 
+    /// What a phone sign-in comes to, worked out the same way in the blocking functions' draft
+    /// (a read) and in the write.
+    private enum Outcome {
+        /// The number is someone else's: a proof lets the app sign in as them.
+        case numberTakenByAnother(String)
+        case signIn(user: UserRecord, isNew: Bool, phoneNumber: String, session: String?)
+    }
+
     static func signIn(_ request: OperationRequest) throws -> JSONObject {
         guard request.scope.tenantId == nil else { throw AuthError.invalid("UNSUPPORTED_TENANT_OPERATION") }
         let body = request.body
         let idToken = try body.nonEmptyString("idToken")
         let temporaryProof = try body.nonEmptyString("temporaryProof")
         let operation = try body.nonEmptyString("operation") ?? "SIGN_UP_OR_IN"
+        let newLocalId = request.environment.identifiers.alphanumeric(28)
 
-        return try request.write { transaction in
+        let decide = { (transaction: AccountsTransaction) throws -> Outcome in
             try transaction.requireEnabled(.phone)
             let linking = try idToken.map { try transaction.authenticate(idToken: $0) }
-            let sessions = transaction.store.verificationSessions
             let phoneNumber: String
+            var session: String?
             if let temporaryProof {
                 guard let claimed = try body.nonEmptyString("phoneNumber") else { throw AuthError.invalid("MISSING_PHONE_NUMBER") }
-                guard try sessions.temporaryProof(temporaryProof, in: transaction.scope, now: transaction.now) == claimed else {
-                    throw AuthError.invalid("INVALID_TEMPORARY_PROOF")
-                }
+                let proven = try transaction.store.verificationSessions.temporaryProof(
+                    temporaryProof, in: transaction.scope, now: transaction.now)
+                guard proven == claimed else { throw AuthError.invalid("INVALID_TEMPORARY_PROOF") }
                 phoneNumber = claimed
             } else {
-                let session = try transaction.redeemSMSCode(
+                let checked = try transaction.checkSMSCode(
                     sessionInfo: try body.nonEmptyString("sessionInfo"), code: try body.nonEmptyString("code"),
                     purpose: .phoneSignIn)
-                phoneNumber = session.phoneNumber ?? ""
+                phoneNumber = checked.phoneNumber ?? ""
+                session = checked.sessionInfo
             }
             let owner = try transaction.users.user(phoneNumber: phoneNumber, in: transaction.scope)
-
-            var user: UserRecord
-            var isNewUser = false
             if var linked = linking?.user {
                 if let owner, owner.localId != linked.localId {
                     if temporaryProof != nil { throw AuthError.invalid("PHONE_NUMBER_EXISTS") }
-                    // Someone else has the number: hand back a proof so the app can sign in as them.
-                    let proof = transaction.identifiers.opaqueToken(bytes: 88)
-                    try sessions.insertTemporaryProof(
-                        proof, phoneNumber: phoneNumber, scope: transaction.scope,
-                        expiresAt: transaction.now.adding(seconds: temporaryProofLifetimeSeconds))
-                    return [
-                        "phoneNumber": .string(phoneNumber), "temporaryProof": .string(proof),
-                        "temporaryProofExpiresIn": .string(String(temporaryProofLifetimeSeconds)),
-                    ]
+                    return .numberTakenByAnother(phoneNumber)
                 }
                 linked.phoneNumber = phoneNumber
-                user = linked
-            } else if let owner {
+                return .signIn(user: linked, isNew: false, phoneNumber: phoneNumber, session: session)
+            }
+            if let owner {
                 guard !owner.disabled else { throw AuthError.invalid("USER_DISABLED") }
                 guard owner.mfaEnrollments.isEmpty else { throw unsupportedFirstFactor }
-                user = owner
-            } else {
-                // Re-authentication proves an existing account; it never makes one.
-                guard operation != "REAUTH" else { throw AuthError.invalid("USER_NOT_FOUND") }
-                user = UserRecord(localId: transaction.identifiers.alphanumeric(28), scope: transaction.scope, createdAt: transaction.now)
-                user.phoneNumber = phoneNumber
-                isNewUser = true
+                return .signIn(user: owner, isNew: false, phoneNumber: phoneNumber, session: session)
             }
-            user.lastLoginAt = transaction.now
-            var response: JSONObject = [
-                "isNewUser": .bool(isNewUser), "phoneNumber": .string(phoneNumber), "localId": .string(user.localId),
-            ]
-            response.merge(try transaction.saveIssuingTokens(for: &user, signInProvider: SignInProvider.phone).json)
-            return response
+            // Re-authentication proves an existing account; it never makes one.
+            guard operation != "REAUTH" else { throw AuthError.invalid("USER_NOT_FOUND") }
+            var user = UserRecord(localId: newLocalId, scope: transaction.scope, createdAt: transaction.now)
+            user.phoneNumber = phoneNumber
+            return .signIn(user: user, isNew: true, phoneNumber: phoneNumber, session: session)
+        }
+        // Linking is no sign-in: no blocking function runs for it.
+        let blocking = try BlockingFunctions.run(
+            request, idToken == nil ? [.beforeCreate, .beforeSignIn] : [], signInMethod: SignInProvider.phone
+        ) { transaction -> BlockingDraft? in
+            guard case .signIn(let user, let isNew, _, _) = try decide(transaction) else { return nil }
+            return BlockingDraft(user: user, isNew: isNew)
+        }
+
+        return try request.write { transaction in
+            let sessions = transaction.store.verificationSessions
+            switch try decide(transaction) {
+            case .numberTakenByAnother(let phoneNumber):
+                if let session = try body.nonEmptyString("sessionInfo") { try sessions.delete(session) }
+                let proof = transaction.identifiers.opaqueToken(bytes: 88)
+                try sessions.insertTemporaryProof(
+                    proof, phoneNumber: phoneNumber, scope: transaction.scope,
+                    expiresAt: transaction.now.adding(seconds: temporaryProofLifetimeSeconds))
+                return [
+                    "phoneNumber": .string(phoneNumber), "temporaryProof": .string(proof),
+                    "temporaryProofExpiresIn": .string(String(temporaryProofLifetimeSeconds)),
+                ]
+            case .signIn(var user, let isNew, let phoneNumber, let session):
+                try blocking.apply(to: &user)
+                // Used up in the same transaction as the sign-in it allows.
+                if let session { try sessions.delete(session) }
+                user.lastLoginAt = transaction.now
+                var response: JSONObject = [
+                    "isNewUser": .bool(isNew), "phoneNumber": .string(phoneNumber), "localId": .string(user.localId),
+                ]
+                response.merge(
+                    try transaction.saveIssuingTokens(
+                        for: &user, signInProvider: SignInProvider.phone, extraClaims: blocking?.sessionClaims
+                    ).json)
+                return response
+            }
         }
     }
 

@@ -22,6 +22,13 @@ extension AccountsTransaction {
     /// Checks `code` against the session and uses it up (in this transaction, so a refused request
     /// leaves it usable). Errors as the reference and production name them.
     func redeemSMSCode(sessionInfo: String?, code: String?, purpose: VerificationPurpose) throws -> VerificationSession {
+        let session = try checkSMSCode(sessionInfo: sessionInfo, code: code, purpose: purpose)
+        try store.verificationSessions.delete(session.sessionInfo)
+        return session
+    }
+
+    /// As `redeemSMSCode`, without using the code up: a draft that a write repeats.
+    func checkSMSCode(sessionInfo: String?, code: String?, purpose: VerificationPurpose) throws -> VerificationSession {
         guard let code, !code.isEmpty else { throw AuthError.invalid("MISSING_CODE") }
         guard let sessionInfo, !sessionInfo.isEmpty else { throw AuthError.invalid("MISSING_SESSION_INFO") }
         guard let session = try store.verificationSessions.session(sessionInfo, in: scope), session.purpose == purpose,
@@ -31,7 +38,6 @@ extension AccountsTransaction {
             throw AuthError.invalid("SESSION_EXPIRED : The SMS code has expired. Please re-send the verification code to try again.")
         }
         guard session.code == code else { throw AuthError.invalid("INVALID_CODE") }
-        try store.verificationSessions.delete(sessionInfo)
         return session
     }
 
