@@ -164,6 +164,35 @@ private final class FakeFunction: HTTPHandler, @unchecked Sendable {
         #expect(function.received.first?["user_record"]?["phone_number"] == "+15555550123")
     }
 
+    @Test func beforeSignInRunsOnceTheSecondFactorIsProven() throws {
+        let function = FakeFunction { _ in (200, #"{"userRecord":{"updateMask":"sessionClaims","sessionClaims":{"mfa_checked":true}}}"#) }
+        let server = try start(function)
+        defer { server.shutdown() }
+        let emulator = try TestEmulator()
+        let user = try emulator.signUp("two@example.com")
+        _ = try emulator.admin("accounts:update", [
+            "localId": user["localId"]!, "mfa": ["enrollments": [["mfaEnrollmentId": "e1", "phoneInfo": "+15555550177"]]],
+        ])
+        try configure(emulator, ["beforeSignIn": "http://127.0.0.1:\(server.port)/beforeSignIn"])
+        let first = try emulator.client("signInWithPassword", ["email": "two@example.com", "password": "secret123"])
+        let pending = try #require(first["mfaPendingCredential"])
+        #expect(function.received.isEmpty)  // not while the second factor is pending
+        let v2 = "/identitytoolkit.googleapis.com/v2/accounts"
+        let started = try emulator.send("POST", "\(v2)/mfaSignIn:start?key=k", json: ["mfaPendingCredential": pending, "mfaEnrollmentId": "e1"])
+        let codes = try emulator.send("GET", "/emulator/v1/projects/\(TestEmulator.project)/verificationCodes")
+        let code = try #require(codes["verificationCodes"]?.arrayValue?.first?["code"])
+        let done = try emulator.send(
+            "POST", "\(v2)/mfaSignIn:finalize?key=k",
+            json: [
+                "mfaPendingCredential": pending,
+                "phoneVerificationInfo": ["sessionInfo": started["phoneResponseInfo"]?["sessionInfo"] ?? nil, "code": code],
+            ])
+        let claims = try TokenInspection.decode(done["idToken"]?.stringValue).payload
+        #expect(claims["mfa_checked"] == true)
+        #expect(claims["firebase"]?["sign_in_second_factor"] == "phone")
+        #expect(function.received.first?["sign_in_method"] == "password")
+    }
+
     @Test func aFunctionThatDisablesTheUserRefusesTheSignIn() throws {
         let function = FakeFunction { _ in (200, #"{"userRecord":{"updateMask":"disabled","disabled":true}}"#) }
         let server = try start(function)

@@ -141,33 +141,48 @@ enum MFAOperations {
         if try body.nested("phoneVerificationInfo")?.has("androidVerificationProof") == true {
             throw AuthError.notImplemented("androidVerificationProof is unsupported!")
         }
-        return try request.write { transaction in
+        let missing = AuthError.invalid("MISSING_CREDENTIAL : Please set MFA Pending Credential.")
+        // Checked the same way in the blocking functions' draft (a read) and in the write; only
+        // the write uses the SMS code up.
+        let decide = { (transaction: AccountsTransaction) throws -> (PendingCredential, UserRecord, MFAEnrollment, String?) in
             try transaction.requireEnabled()
-            var (pending, user) = try pendingSignIn(
-                body, missing: AuthError.invalid("MISSING_CREDENTIAL : Please set MFA Pending Credential."), in: transaction)
-            let enrollment: MFAEnrollment
+            let (pending, user) = try pendingSignIn(body, missing: missing, in: transaction)
             if let phone = try body.nested("phoneVerificationInfo") {
-                let session = try transaction.redeemSMSCode(
+                let session = try transaction.checkSMSCode(
                     sessionInfo: try phone.nonEmptyString("sessionInfo"), code: try phone.nonEmptyString("code"),
                     purpose: .mfaSignIn)
                 guard session.localId == user.localId,
                     let found = user.mfaEnrollments.first(where: { $0.phoneNumber == session.phoneNumber })
                 else { throw AuthError.invalid("MFA_ENROLLMENT_NOT_FOUND") }
-                enrollment = found
-            } else if let totp = try body.nested("totpVerificationInfo") {
-                guard let id = try body.nonEmptyString("mfaEnrollmentId") else {
-                    throw AuthError.invalid("MISSING_MFA_ENROLLMENT_ID : No second factor identifier is provided.")
-                }
-                guard let found = user.mfaEnrollments.first(where: { $0.mfaEnrollmentId == id }),
-                    case .totp(let secret) = found.factor
-                else { throw AuthError.invalid("MFA_ENROLLMENT_NOT_FOUND") }
-                try checkTOTP(try totp.nonEmptyString("verificationCode"), secret: secret, now: transaction.now)
-                enrollment = found
-            } else {
+                return (pending, user, found, session.sessionInfo)
+            }
+            guard let totp = try body.nested("totpVerificationInfo") else {
                 throw AuthError.invalid("INVALID_ARGUMENT : MFA provider not supported!")
             }
+            guard let id = try body.nonEmptyString("mfaEnrollmentId") else {
+                throw AuthError.invalid("MISSING_MFA_ENROLLMENT_ID : No second factor identifier is provided.")
+            }
+            guard let found = user.mfaEnrollments.first(where: { $0.mfaEnrollmentId == id }), case .totp(let secret) = found.factor
+            else { throw AuthError.invalid("MFA_ENROLLMENT_NOT_FOUND") }
+            try checkTOTP(try totp.nonEmptyString("verificationCode"), secret: secret, now: transaction.now)
+            return (pending, user, found, nil)
+        }
+        // beforeSignIn runs here, once the second factor is proven (the first factor skipped it).
+        let firstFactor = (try? PendingCredential(
+            decoding: try body.nonEmptyString("mfaPendingCredential"), in: request.scope, missing: missing))?.signInProvider
+        let blocking = try BlockingFunctions.run(
+            request, [.beforeSignIn], signInMethod: firstFactor ?? SignInProvider.password
+        ) { transaction in try decide(transaction).1 }
+
+        return try request.write { transaction in
+            var (pending, user, enrollment, session) = try decide(transaction)
             guard !user.disabled else { throw AuthError.invalid("USER_DISABLED") }
+            try blocking.apply(to: &user)
+            if let session { try transaction.store.verificationSessions.delete(session) }
             user.lastLoginAt = transaction.now
+            var claims = pending.extraClaims ?? JSONObject()
+            if let sessionClaims = blocking?.sessionClaims { claims.merge(sessionClaims) }
+            pending.extraClaims = claims.isEmpty ? nil : claims
             let tokens = try transaction.saveIssuingTokens(
                 for: &user, signInProvider: pending.signInProvider, extraClaims: pending.extraClaims,
                 secondFactor: secondFactorClaim(enrollment))
