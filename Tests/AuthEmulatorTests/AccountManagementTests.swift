@@ -37,8 +37,8 @@ import Testing
         let none = try emulator.admin("accounts:lookup", ["localId": ["missing"]])
         #expect(none.status == 200)
         #expect(none.json == ["kind": "identitytoolkit#GetAccountInfoResponse"])
-        // The Admin SDK's initialEmail lookup is not built in the reference either.
-        #expect(try emulator.admin("accounts:lookup", ["initialEmail": ["x@example.com"]]).status == 501)
+        // Nobody changed from this address.
+        #expect(try emulator.admin("accounts:lookup", ["initialEmail": ["x@example.com"]])["users"] == nil)
     }
 
     @Test func profileUpdateKeepsTokens() throws {
@@ -83,6 +83,8 @@ import Testing
         #expect(change["idToken"] != nil)
         let user = try emulator.admin("accounts:lookup", ["localId": [signUp["localId"]!]])["users"]?.arrayValue?.first
         #expect(user?["initialEmail"] == "first@example.com")
+        let byInitialEmail = try emulator.admin("accounts:lookup", ["initialEmail": ["FIRST@example.com"]])["users"]?.arrayValue
+        #expect(byInitialEmail?.map { $0["localId"] } == [signUp["localId"]!])
     }
 
     @Test func unprivilegedUpdatesNeedAToken() throws {

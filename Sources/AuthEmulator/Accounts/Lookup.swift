@@ -5,9 +5,6 @@ import JSON
 enum Lookup {
     static func run(_ request: OperationRequest) throws -> JSONObject {
         let body = request.body
-        if request.isPrivileged, body.has("initialEmail") {
-            throw AuthError.notImplemented("Lookup by initialEmail is not implemented.")
-        }
         let users: [UserRecord] = try request.read { transaction in
             try transaction.requireEnabled()
             guard request.isPrivileged else {
@@ -34,6 +31,10 @@ enum Lookup {
         }
         for email in try body.stringArray("email") ?? [] {
             add(try repository.users(email: EmailAddress.canonical(email), in: scope).first)
+        }
+        // The email an account had before its first change (the official emulator answers 501).
+        for email in try body.stringArray("initialEmail") ?? [] {
+            for user in try repository.users(initialEmail: EmailAddress.canonical(email), in: scope) { add(user) }
         }
         for phoneNumber in try body.stringArray("phoneNumber") ?? [] {
             add(try repository.user(phoneNumber: phoneNumber, in: scope))
