@@ -73,5 +73,4 @@ final class SuspendedRequests: Sendable {
         for completion in all { completion.complete(response) }
     }
 
-    var count: Int { waiting.withLock { $0.count } }
 }
