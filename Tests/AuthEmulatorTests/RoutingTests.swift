@@ -18,6 +18,16 @@ import Testing
         #expect(try emulator.send("GET", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k").status == 404)
     }
 
+    @Test func theCatalogueListsEveryRouteAndTheStubs() throws {
+        let emulator = try TestEmulator()
+        let document = try emulator.send("GET", "/emulator/openapi.json")
+        #expect(document["openapi"] == "3.0.3")
+        let paths = try #require(document["paths"]?.objectValue)
+        #expect(paths["/identitytoolkit.googleapis.com/v1/accounts:signUp"]?["post"]?["operationId"] == "identitytoolkit.accounts.signUp")
+        #expect(paths["/identitytoolkit.googleapis.com/v1/accounts:signInWithGameCenter"]?["post"]?["x-not-implemented"] == true)
+        #expect(paths["/emulator/v1/idp/{idp}/tokens"]?["post"] != nil)
+    }
+
     @Test func operationsNotBuiltAnswer501() throws {
         let emulator = try TestEmulator()
         let reply = try emulator.client("signInWithGameCenter", [:])

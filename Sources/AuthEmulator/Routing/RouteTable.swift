@@ -112,7 +112,10 @@ enum RouteTable {
     // MARK: The emulator's own routes
 
     private static let emulatorRoutes: [Route] =
-        [Route("GET", "", Operation("emulator.status", .open, EmulatorOperations.status))]
+        [
+            Route("GET", "", Operation("emulator.status", .open, EmulatorOperations.status)),
+            Route("GET", "emulator/openapi.json", Operation("emulator.openapi", .open, RouteCatalogue.document)),
+        ]
         + ["emulator/v1/projects/{projectId}", "emulator/v1/projects/{projectId}/tenants/{tenantId}"].flatMap { base in
             [
                 Route("DELETE", "\(base)/accounts", Operation("emulator.accounts.delete", .open, EmulatorOperations.deleteAccounts)),
