@@ -70,6 +70,18 @@ public enum CommandLineOptions {
                 guard let next = remaining.popFirst() else { throw UsageError(description: "\(name) needs a value") }
                 return next
             }
+            /// A value that must be one of a mode's names, e.g. `lenient or strict`.
+            func choice<Mode: RawRepresentable<String>>(_: Mode.Type, _ names: String) throws(UsageError) -> Mode {
+                let text = try value()
+                guard let mode = Mode(rawValue: text) else { throw UsageError(description: "\(name) must be \(names), not \(text)") }
+                return mode
+            }
+            /// A file or directory path, which must not be empty.
+            func path(naming what: String) throws(UsageError) -> String {
+                let path = try value()
+                guard !path.isEmpty else { throw UsageError(description: "\(name) must name \(what)") }
+                return path
+            }
             switch name {
             case "--help", "-h": return .help
             case "--version": return .version
@@ -87,36 +99,12 @@ public enum CommandLineOptions {
                     throw UsageError(description: "--project must be letters, digits and hyphens, not \(project)")
                 }
                 configuration.projectId = project
-            case "--data":
-                let path = try value()
-                guard !path.isEmpty else { throw UsageError(description: "--data must name a file") }
-                configuration.dataFile = path
-            case "--idp-tokens":
-                let text = try value()
-                guard let mode = IdPTokenMode(rawValue: text) else {
-                    throw UsageError(description: "--idp-tokens must be lenient or strict, not \(text)")
-                }
-                configuration.idpTokenMode = mode
-            case "--id-tokens":
-                let text = try value()
-                guard let mode = IDTokenMode(rawValue: text) else {
-                    throw UsageError(description: "--id-tokens must be unsigned or signed, not \(text)")
-                }
-                configuration.idTokenMode = mode
-            case "--import":
-                let path = try value()
-                guard !path.isEmpty else { throw UsageError(description: "--import must name a directory") }
-                configuration.importDirectory = path
-            case "--export-on-exit":
-                let path = try value()
-                guard !path.isEmpty else { throw UsageError(description: "--export-on-exit must name a directory") }
-                configuration.exportOnExitDirectory = path
-            case "--log-format":
-                let text = try value()
-                guard let format = LogFormat(rawValue: text) else {
-                    throw UsageError(description: "--log-format must be text or json, not \(text)")
-                }
-                configuration.logFormat = format
+            case "--data": configuration.dataFile = try path(naming: "a file")
+            case "--idp-tokens": configuration.idpTokenMode = try choice(IdPTokenMode.self, "lenient or strict")
+            case "--id-tokens": configuration.idTokenMode = try choice(IDTokenMode.self, "unsigned or signed")
+            case "--import": configuration.importDirectory = try path(naming: "a directory")
+            case "--export-on-exit": configuration.exportOnExitDirectory = try path(naming: "a directory")
+            case "--log-format": configuration.logFormat = try choice(LogFormat.self, "text or json")
             case "--log-level":
                 let text = try value()
                 guard let level = LogLevel(name: text) else {
