@@ -21,21 +21,6 @@ import Testing
         try #require(try messages(emulator, "?to=\(email)").first?["oobCode"]?.stringValue)
     }
 
-    /// The Apple SDK's `isSignIn(withEmailLink:)` (wire §4.1): one decode of the query, split, a
-    /// second decode, last key wins; true when there is an oobCode and mode is signIn.
-    static func appleSDKParse(_ link: String) -> [String: String] {
-        guard let query = URLComponents(string: link)?.query else { return [:] }
-        var items: [String: String] = [:]
-        for piece in query.split(separator: "&") {
-            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let key = String(parts[0]).removingPercentEncoding,
-                let value = (parts.count > 1 ? String(parts[1]) : "").removingPercentEncoding
-            else { continue }
-            items[key] = value
-        }
-        return items
-    }
-
     @Test func aSignInLinkReachesTheOutboxAndSignsInOnce() throws {
         let emulator = try TestEmulator()
         let sent = try Self.sendSignInLink(
@@ -50,7 +35,7 @@ import Testing
         #expect(message["delivery"] == ["status": "delivered", "forwardedTo": nil, "reason": nil])
         #expect(message["text"]?.stringValue?.contains("This link expires in 6 hours.") == true)
         for field in ["oobLink", "appLink"] {
-            let parsed = Self.appleSDKParse(message[field]?.stringValue ?? "")
+            let parsed = AppleSDKEmailFixtureTests.emailLinkQueryItems(message[field]?.stringValue ?? "")
             #expect(parsed["mode"] == "signIn", "\(field)")
             #expect(parsed["oobCode"] == code, "\(field)")
         }
