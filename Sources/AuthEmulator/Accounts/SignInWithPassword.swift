@@ -16,50 +16,64 @@ enum SignInWithPassword {
         }
         let canonical = EmailAddress.canonical(email)
 
-        let verify = { (transaction: AccountsTransaction) throws -> UserRecord in
+        let lookUp = { (transaction: AccountsTransaction) throws -> UserRecord in
             try transaction.requireEnabled(.passwordSignIn)
-            let hidesWhetherEmailExists = try transaction.config().improvedEmailPrivacy
-            let candidate = try transaction.users.users(email: canonical, in: transaction.scope).first
-            guard let user = candidate else {
-                throw AuthError.invalid(hidesWhetherEmailExists ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
+            guard let user = try transaction.users.users(email: canonical, in: transaction.scope).first else {
+                throw AuthError.invalid(try transaction.config().improvedEmailPrivacy ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
             }
             guard !user.disabled else { throw AuthError.invalid("USER_DISABLED") }
-            guard FakePasswordHash.matches(password, user: user) else {
-                throw AuthError.invalid(hidesWhetherEmailExists ? "INVALID_LOGIN_CREDENTIALS" : "INVALID_PASSWORD")
-            }
             return user
         }
-        // The password is checked in a read, not under the write lock: an imported scrypt or bcrypt
-        // hash takes tens of milliseconds. The write only confirms the hash is still the one that matched.
-        let matched = try request.read(verify)
-        // beforeSignIn is skipped while a second factor is pending (mfaSignIn:finalize would call it).
-        let blocking = try BlockingFunctions.run(request, [.beforeSignIn], signInMethod: SignInProvider.password) { transaction in
-            try transaction.enforcesSecondFactors && !matched.mfaEnrollments.isEmpty ? nil : matched
+        let wrongPassword = { (transaction: AccountsTransaction) throws -> AuthError in
+            AuthError.invalid(try transaction.config().improvedEmailPrivacy ? "INVALID_LOGIN_CREDENTIALS" : "INVALID_PASSWORD")
         }
 
-        return try request.write { transaction in
-            var user: UserRecord
-            if let current = try transaction.users.users(email: canonical, in: transaction.scope).first,
-                current.hasSamePassword(as: matched), !current.disabled
-            {
-                user = current
-            } else {
-                user = try verify(transaction)  // it changed in between: check again
+        /// One sign-in attempt. `prechecked` is the user whose password was already checked with no
+        /// transaction open; its stored hash only has to be unchanged.
+        func attempt(prechecked: UserRecord?) throws -> JSONObject {
+            let verify = { (transaction: AccountsTransaction) throws -> UserRecord in
+                let user = try lookUp(transaction)
+                if let prechecked, user.hasSamePassword(as: prechecked) { return user }
+                if prechecked == nil, user.importedPasswordHash != nil { throw SlowHashOutsideTransaction() }
+                guard FakePasswordHash.matches(password, user: user) else { throw try wrongPassword(transaction) }
+                return user
             }
-            try blocking.apply(to: &user)
-            var response: JSONObject = [
-                "kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": .string(user.localId),
-                "email": .string(canonical),
-            ]
-            response.setIfPresent("displayName", user.displayName.map { .string($0) })
-            response.setIfPresent("photoUrl", user.photoUrl.map { .string($0) })
-            response.merge(
-                try transaction.completeFirstFactor(
-                    &user, signInProvider: SignInProvider.password, extraClaims: blocking.sessionClaims))
-            return response
+            // beforeSignIn is skipped while a second factor is pending (mfaSignIn:finalize would call it).
+            let blocking = try BlockingFunctions.run(request, [.beforeSignIn], signInMethod: SignInProvider.password) {
+                transaction in
+                let user = try verify(transaction)
+                return try transaction.enforcesSecondFactors && !user.mfaEnrollments.isEmpty ? nil : user
+            }
+            return try request.write { transaction in
+                var user = try verify(transaction)
+                try blocking.apply(to: &user)
+                var response: JSONObject = [
+                    "kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": .string(user.localId),
+                    "email": .string(canonical),
+                ]
+                response.setIfPresent("displayName", user.displayName.map { .string($0) })
+                response.setIfPresent("photoUrl", user.photoUrl.map { .string($0) })
+                response.merge(
+                    try transaction.completeFirstFactor(
+                        &user, signInProvider: SignInProvider.password, extraClaims: blocking.sessionClaims))
+                return response
+            }
+        }
+
+        do {
+            return try attempt(prechecked: nil)
+        } catch is SlowHashOutsideTransaction {
+            // An imported hash (scrypt, bcrypt, …) takes tens of milliseconds, and in memory even a
+            // read holds the writer's lock: check it with no transaction open, then sign in.
+            let (user, wrong) = try request.read { (try lookUp($0), try wrongPassword($0)) }
+            guard FakePasswordHash.matches(password, user: user) else { throw wrong }
+            return try attempt(prechecked: user)
         }
     }
 }
+
+/// Thrown inside a transaction that met an imported password hash: it is checked outside instead.
+private struct SlowHashOutsideTransaction: Error {}
 
 extension UserRecord {
     /// The same account with the same stored password as `other`: what was checked still holds.
