@@ -28,13 +28,14 @@ enum SendOobCode {
         let idToken = try body.nonEmptyString("idToken")
         let apiKey = request.queryValue("key").flatMap { $0.isEmpty ? nil : $0 } ?? linkAPIKey
 
-        if !request.isPrivileged, let target = try request.read({ transaction in
-            try recipient(type, bodyEmail: bodyEmail, newEmail: newEmail, idToken: idToken, returnOobLink: false, in: transaction)
-        }) {
+        try BlockingFunctions.beforeSending(request, .beforeSendEmail) {
+            let target = try request.read { transaction in
+                try recipient(type, bodyEmail: bodyEmail, newEmail: newEmail, idToken: idToken, returnOobLink: false, in: transaction)
+            }
+            guard let target else { return nil }
             // Production names the sign-in type EMAIL_SIGN_IN in this event.
             let emailType = type == .emailSignIn ? "EMAIL_SIGN_IN" : type.rawValue
-            try BlockingFunctions.beforeSending(
-                request, .beforeSendEmail, details: ["email": .string(target.email), "email_type": .string(emailType)])
+            return ["email": .string(target.email), "email_type": .string(emailType)]
         }
         return try request.write { transaction in
             try transaction.requireEnabled(type == .emailSignIn ? .emailLink : .account)

@@ -18,9 +18,10 @@ enum MFAOperations {
 
     static func startEnrollment(_ request: OperationRequest) throws -> JSONObject {
         let body = request.body
-        if let number = try body.nested("phoneEnrollmentInfo")?.nonEmptyString("phoneNumber"), PhoneNumber.isValid(number) {
-            try BlockingFunctions.beforeSending(
-                request, .beforeSendSms, details: ["phone_number": .string(number), "sms_type": "MULTI_FACTOR_ENROLLMENT"])
+        try BlockingFunctions.beforeSending(request, .beforeSendSms) {
+            guard let number = try body.nested("phoneEnrollmentInfo")?.nonEmptyString("phoneNumber"), PhoneNumber.isValid(number)
+            else { return nil }
+            return ["phone_number": .string(number), "sms_type": "MULTI_FACTOR_ENROLLMENT"]
         }
         return try request.write { transaction in
             try transaction.requireEnabled(.secondFactorEnrollment)
@@ -109,14 +110,15 @@ enum MFAOperations {
     static func startSignIn(_ request: OperationRequest) throws -> JSONObject {
         let body = request.body
         // The factor's number is known only from the pending user: read it, ask the function, then write.
-        if let pending = try? PendingCredential(
-            decoding: try body.nonEmptyString("mfaPendingCredential"), in: request.scope, missing: AuthError.invalid("")),
-            let id = try body.nonEmptyString("mfaEnrollmentId"),
-            let number = try request.read({ try $0.users.user(localId: pending.localId, in: $0.scope) })?
-                .mfaEnrollments.first(where: { $0.mfaEnrollmentId == id })?.phoneNumber
-        {
-            try BlockingFunctions.beforeSending(
-                request, .beforeSendSms, details: ["phone_number": .string(number), "sms_type": "MULTI_FACTOR_SIGN_IN"])
+        try BlockingFunctions.beforeSending(request, .beforeSendSms) {
+            guard
+                let pending = try? PendingCredential(
+                    decoding: try body.nonEmptyString("mfaPendingCredential"), in: request.scope, missing: AuthError.invalid("")),
+                let id = try body.nonEmptyString("mfaEnrollmentId"),
+                let number = try request.read({ try $0.users.user(localId: pending.localId, in: $0.scope) })?
+                    .mfaEnrollments.first(where: { $0.mfaEnrollmentId == id })?.phoneNumber
+            else { return nil }
+            return ["phone_number": .string(number), "sms_type": "MULTI_FACTOR_SIGN_IN"]
         }
         return try request.write { transaction in
             try transaction.requireEnabled()

@@ -10,8 +10,9 @@ enum PhoneSignIn {
         guard let phoneNumber = try request.body.nonEmptyString("phoneNumber"), PhoneNumber.isValid(phoneNumber) else {
             throw AuthError.invalid("INVALID_PHONE_NUMBER : Invalid format.")
         }
-        try BlockingFunctions.beforeSending(
-            request, .beforeSendSms, details: ["phone_number": .string(phoneNumber), "sms_type": "SIGN_IN_OR_SIGN_UP"])
+        try BlockingFunctions.beforeSending(request, .beforeSendSms) {
+            ["phone_number": .string(phoneNumber), "sms_type": "SIGN_IN_OR_SIGN_UP"]
+        }
         let sessionInfo = try request.write { transaction in
             try transaction.requireEnabled(.phone)
             if let owner = try transaction.users.user(phoneNumber: phoneNumber, in: transaction.scope), !owner.mfaEnrollments.isEmpty {

@@ -48,16 +48,18 @@ enum BlockingFunctions {
 extension BlockingFunctions {
     /// `beforeSendEmail` / `beforeSendSms`: asks the function before a message goes out, with no
     /// lock held (the caller's write comes after). `details` names the message (`email` and
-    /// `email_type`, or `phone_number` and `sms_type`); a refusal is the function's error.
+    /// `email_type`, or `phone_number` and `sms_type`), or nil when none would go out; it is
+    /// worked out only when a function is configured, so requests without one pay nothing for it.
+    /// A refusal is the function's error.
     static func beforeSending(
-        _ request: OperationRequest, _ trigger: BlockingTrigger, details: JSONObject, user: UserRecord? = nil
+        _ request: OperationRequest, _ trigger: BlockingTrigger, details: () throws -> JSONObject?
     ) throws {
         guard !request.isPrivileged else { return }
         let environment = request.environment
         let config = try environment.projectConfigs.cached(request.scope.projectId) ?? request.read { try $0.config() }
-        guard let uri = config.functionUri(for: trigger) else { return }
+        guard let uri = config.functionUri(for: trigger), let details = try details() else { return }
         let event = BlockingEvent(
-            trigger: trigger, functionUri: uri, scope: request.scope, user: user, signInMethod: nil,
+            trigger: trigger, functionUri: uri, scope: request.scope, user: nil, signInMethod: nil,
             now: environment.clock.now(), eventId: environment.identifiers.alphanumeric(16), providerClaims: details)
         _ = try BlockingFunctionClient.call(event)
     }
