@@ -93,12 +93,7 @@ public enum CommandLineOptions {
                 let text = try value()
                 guard let port = UInt16(text) else { throw UsageError(description: "--port must be 0…65535, not \(text)") }
                 configuration.port = port
-            case "--project":
-                let project = try value()
-                guard isValidProjectId(project) else {
-                    throw UsageError(description: "--project must be letters, digits and hyphens, not \(project)")
-                }
-                configuration.projectId = project
+            case "--project": configuration.projectId = try projectId(try value())
             case "--data": configuration.dataFile = try path(naming: "a file")
             case "--idp-tokens": configuration.idpTokenMode = try choice(IdPTokenMode.self, "lenient or strict")
             case "--id-tokens": configuration.idTokenMode = try choice(IDTokenMode.self, "unsigned or signed")
@@ -118,9 +113,13 @@ public enum CommandLineOptions {
         return .run(configuration)
     }
 
-    /// Google project ids: lower-case letters, digits and hyphens (the emulator also takes upper case).
-    static func isValidProjectId(_ project: String) -> Bool {
-        !project.isEmpty && project.allSatisfy { $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII || $0 == "-" }
+    /// `--project`'s value, checked: Google project ids are lower-case letters, digits and hyphens
+    /// (the emulator also takes upper case).
+    static func projectId(_ project: String) throws(UsageError) -> String {
+        guard !project.isEmpty, project.allSatisfy({ $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII || $0 == "-" }) else {
+            throw UsageError(description: "--project must be letters, digits and hyphens, not \(project)")
+        }
+        return project
     }
 }
 

@@ -114,6 +114,11 @@ import Testing
         #expect(try CommandLineOptions.parse(["export", "--data", "f.db", "--out", "dir"])
             == .export(ExportCommand(dataFile: "f.db", outDirectory: "dir", projectId: nil)))
         #expect(throws: CommandLineOptions.UsageError.self) { try CommandLineOptions.parse(["export", "--data", "f.db"]) }
+        #expect(try CommandLineOptions.parse(["export", "--data", "f.db", "--out", "dir", "--project", "my-app"])
+            == .export(ExportCommand(dataFile: "f.db", outDirectory: "dir", projectId: "my-app")))
+        #expect(throws: CommandLineOptions.UsageError.self) {
+            try CommandLineOptions.parse(["export", "--data", "f.db", "--out", "dir", "--project", "bad project"])
+        }
         #expect(throws: CommandLineOptions.UsageError.self) { try CommandLineOptions.parse(["--import"]) }
     }
 

@@ -28,10 +28,8 @@ public struct ExportCommand: Equatable, Sendable {
         guard let dataFile = values["--data"], let outDirectory = values["--out"] else {
             throw CommandLineOptions.UsageError(description: "export needs --data FILE and --out DIR")
         }
-        if let project = values["--project"], !CommandLineOptions.isValidProjectId(project) {
-            throw CommandLineOptions.UsageError(description: "--project must be letters, digits and hyphens, not \(project)")
-        }
-        return ExportCommand(dataFile: dataFile, outDirectory: outDirectory, projectId: values["--project"])
+        return ExportCommand(
+            dataFile: dataFile, outDirectory: outDirectory, projectId: try values["--project"].map(CommandLineOptions.projectId))
     }
 
     /// Writes the export; the number of users written.
