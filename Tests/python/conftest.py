@@ -80,12 +80,12 @@ def binary_path():
     return path
 
 
-def start_emulator(*extra_arguments):
+def start_emulator(*extra_arguments, project_id=PROJECT_ID):
     """Starts the binary on a free port (plus `extra_arguments`) and waits for its start-up lines."""
     binary = binary_path()
     stderr_file = tempfile.TemporaryFile()
     process = subprocess.Popen(
-        [str(binary), "--port", "0", "--project", PROJECT_ID, "--log-level", "warn", *extra_arguments],
+        [str(binary), "--port", "0", "--project", project_id, "--log-level", "warn", *extra_arguments],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr_file, cwd=REPO_ROOT)
 
     stdout_lines = []
@@ -127,8 +127,8 @@ def start_emulator(*extra_arguments):
             if match.group(1) != emulator.host:
                 fail(f"exported {match.group(1)} but listens on {emulator.host}")
             emulator.exported = True
-    if emulator.project_id != PROJECT_ID:
-        fail(f"reports project {emulator.project_id!r}, not {PROJECT_ID!r}")
+    if emulator.project_id != project_id:
+        fail(f"reports project {emulator.project_id!r}, not {project_id!r}")
     if emulator.host.endswith(":0"):
         fail("reports port 0 instead of the port it picked")
     return emulator
