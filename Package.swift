@@ -32,7 +32,13 @@ let package = Package(
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"]),
         // Escaping HTML templates for the pages the emulator serves.
         .target(name: "HTML"),
-        .target(name: "AuthEmulator", dependencies: ["HTTPServer", "HTTPClient", "SQLiteStore", "JOSE", "JSON", "HTML"]),
+        .target(
+            name: "AuthEmulator",
+            dependencies: ["HTTPServer", "HTTPClient", "SQLiteStore", "JOSE", "JSON", "HTML", "SMTPServer", "MailMessage"]
+        ),
+        // The app's own mail: an SMTP listener on POSIX sockets, and the MIME reader for what it receives.
+        .target(name: "SMTPServer"),
+        .target(name: "MailMessage"),
         // Outbound HTTP/1.1 (mint --server, blocking functions), on plain sockets.
         .target(name: "HTTPClient"),
         .executableTarget(name: "auth-emulator", dependencies: ["AuthEmulator", "HTTPClient", "JSON"]),
@@ -43,6 +49,8 @@ let package = Package(
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"]),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"]),
+        .testTarget(name: "SMTPServerTests", dependencies: ["SMTPServer"]),
+        .testTarget(name: "MailMessageTests", dependencies: ["MailMessage"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer"]),
         .testTarget(
             name: "AuthEmulatorTests",
