@@ -1,7 +1,8 @@
 import HTTPServer
+import SMTPServer
 import SQLiteStore
 
-/// The whole emulator: store, router and HTTP server, wired together.
+/// The whole emulator: store, router, HTTP server and (with `--smtp-port`) SMTP listener, wired together.
 public final class AuthEmulator: Sendable {
     public struct Configuration: Sendable, Equatable {
         public var host = "127.0.0.1"
@@ -18,6 +19,9 @@ public final class AuthEmulator: Sendable {
         public var importDirectory: String?
         /// `--export-on-exit DIR`: where a clean stop writes an official-format export.
         public var exportOnExitDirectory: String?
+        /// `--smtp-port N`: the app's own mail over SMTP into the outbox; `nil` is off.
+        public var smtpPort: UInt16?
+        public var smtpLimits = SMTPLimits()
 
         public init() {}
     }
@@ -25,6 +29,7 @@ public final class AuthEmulator: Sendable {
     public let configuration: Configuration
     public let environment: AuthEnvironment
     private let server: HTTPServer
+    private let smtp: SMTPListener?
 
     public init(
         configuration: Configuration, timeSource: any TimeSource = SystemTime(),
@@ -45,6 +50,12 @@ public final class AuthEmulator: Sendable {
             configuration: HTTPServer.Configuration(
                 host: configuration.host, port: configuration.port, threadCount: configuration.threadCount),
             handler: router)
+        let delivery = AppMailDelivery(environment: environment)
+        smtp = try configuration.smtpPort.map { port in
+            try SMTPListener(host: configuration.host, port: port, limits: configuration.smtpLimits) { envelope, raw in
+                delivery.deliver(envelope, raw: raw)
+            }
+        }
     }
 
     /// Loads `--import` if given, then starts serving; the port is known once this returns.
@@ -55,6 +66,7 @@ public final class AuthEmulator: Sendable {
             environment.logger.info("imported \(count) users from \(directory)")
         }
         try server.start()
+        smtp?.start()
     }
 
     /// Writes the official export layout of the default project to `directory`.
@@ -64,10 +76,14 @@ public final class AuthEmulator: Sendable {
 
     public var port: UInt16 { server.port }
 
+    /// Where the SMTP listener listens (`127.0.0.1:2525`), when `--smtp-port` asked for one.
+    public var smtpAddress: String? { smtp?.address }
+
     /// Finishes the requests in flight, stops, then writes `--export-on-exit` if given. False
     /// when that export failed (the reason is logged).
     @discardableResult
     public func stop() -> Bool {
+        smtp?.stop()  // a message being stored is finished and acknowledged first
         server.shutdown()
         guard let directory = configuration.exportOnExitDirectory else { return true }
         do {

@@ -20,7 +20,7 @@ public enum CommandLineOptions {
     public static let usage = """
         usage: auth-emulator [--host 127.0.0.1] [--port 9099] [--project demo-project] [--data FILE]
                              [--idp-tokens lenient|strict] [--id-tokens unsigned|signed]
-                             [--import DIR] [--export-on-exit DIR]
+                             [--import DIR] [--export-on-exit DIR] [--smtp-port N]
                              [--log-level debug|info|warn|error] [--log-format text|json]
                auth-emulator mint IDP [--email …] [--hide-email] [--nonce …] [--name …] [--sub …]
                              [--audience …] [--server URL]
@@ -37,6 +37,8 @@ public enum CommandLineOptions {
           --import      load an export (firebase-export-metadata.json, auth_export/accounts*.json,
                         config.json) into the project before serving
           --export-on-exit  write such an export of the project to DIR on a clean stop (SIGINT/SIGTERM)
+          --smtp-port   also take the app's own mail over SMTP on this port (0 for any free port),
+                        into the outbox and through Apple's simulated relay (default off)
           --log-level   how much to log; info logs one line per request (default info)
           --log-format  text for people, json (one object a line) for machines (default text)
           --help, --version
@@ -93,6 +95,10 @@ public enum CommandLineOptions {
                 let text = try value()
                 guard let port = UInt16(text) else { throw UsageError(description: "--port must be 0…65535, not \(text)") }
                 configuration.port = port
+            case "--smtp-port":
+                let text = try value()
+                guard let port = UInt16(text) else { throw UsageError(description: "--smtp-port must be 0…65535, not \(text)") }
+                configuration.smtpPort = port
             case "--project": configuration.projectId = try projectId(try value())
             case "--data": configuration.dataFile = try path(naming: "a file")
             case "--idp-tokens": configuration.idpTokenMode = try choice(IdPTokenMode.self, "lenient or strict")

@@ -11,6 +11,14 @@ public struct MailMessage: Sendable {
         /// `inline` or `attachment`, as the part's Content-Disposition says (`attachment` when absent).
         public var disposition: String
         public var contentId: String?
+
+        public init(filename: String?, contentType: String, size: Int, disposition: String, contentId: String?) {
+            self.filename = filename
+            self.contentType = contentType
+            self.size = size
+            self.disposition = disposition
+            self.contentId = contentId
+        }
     }
 
     public let headers: MailHeaders

@@ -82,6 +82,7 @@ do {
 let startupMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000
 let hostForClients = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
 let address = "\(hostForClients):\(emulator.port)"
+let smtpLine = emulator.smtpAddress.map { "  smtp            \($0) (the app's own mail, into the outbox)\n" } ?? ""
 FileHandle.standardOutput.write(Data(
     """
     auth-emulator \(CommandLineOptions.version) listening on http://\(address) for project \(configuration.projectId) \
@@ -91,7 +92,7 @@ FileHandle.standardOutput.write(Data(
       outbox          http://\(address)/emulator/v1/projects/\(configuration.projectId)/messages
       fake providers  http://\(address)/emulator/v1/idp/{apple.com,facebook.com,google.com,yahoo.com,…}/tokens
       clock           http://\(address)/emulator/v1/clock
-      provider tokens \(configuration.idpTokenMode.rawValue), ID tokens \(configuration.idTokenMode.rawValue)\(
+    \(smtpLine)  provider tokens \(configuration.idpTokenMode.rawValue), ID tokens \(configuration.idTokenMode.rawValue)\(
         configuration.idTokenMode == .signed ? " (keys at http://\(address)/emulator/v1/securetoken/jwks)" : "")
 
     """.utf8))

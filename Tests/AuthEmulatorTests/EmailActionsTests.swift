@@ -98,7 +98,7 @@ import Testing
         #expect(try deliveryOfSignInLink(to: relay)?["reason"]?.stringValue?.hasPrefix("Forwarding off:") == true)
         let senders = try emulator.send(
             "PATCH", "/emulator/v1/projects/\(TestEmulator.project)/privateRelay", json: ["registeredSenders": ["Team@Example.com"]])
-        #expect(senders.json == ["registeredSenders": ["team@example.com"]])
+        #expect(senders.json == ["registeredSenders": ["team@example.com"], "spfFailingDomains": [], "dailyLimit": 100])
         #expect(try deliveryOfSignInLink(to: relay)?["reason"]?.stringValue?.hasPrefix("Sender not registered:") == true)
     }
 

@@ -10,6 +10,12 @@ enum EmailAddress {
     }
 
     static func canonical(_ email: String) -> String { email.lowercased() }
+
+    /// What follows the last `@`, if anything does.
+    static func domain(of email: String) -> String? {
+        guard let at = email.lastIndex(of: "@"), email.index(after: at) < email.endIndex else { return nil }
+        return String(email[email.index(after: at)...])
+    }
 }
 
 enum PhoneNumber {

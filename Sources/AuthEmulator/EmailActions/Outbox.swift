@@ -28,7 +28,8 @@ struct Outbox {
                 appName: "project-\(scope.projectId)", email: email.code.email ?? email.to, newEmail: email.newEmail,
                 displayName: email.displayName, link: link, requestedAt: transaction.now,
                 lifetime: email.type.lifetimeDescription))
-        let delivery = try PrivateRelay.delivery(to: email.to, from: sender, projectId: scope.projectId, in: transaction.store)
+        let delivery = try PrivateRelay.delivery(
+            to: email.to, from: [sender], projectId: scope.projectId, now: transaction.now, in: transaction.store)
         let message = try transaction.store.outbox.insert(
             OutboxMessage(
                 scope: scope, from: sender, to: email.to, subject: rendered.subject, text: rendered.text, html: rendered.html,

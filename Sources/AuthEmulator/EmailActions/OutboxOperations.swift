@@ -25,22 +25,31 @@ enum OutboxOperations {
         let notFound = AuthError(
             httpStatus: 404, message: "MESSAGE_NOT_FOUND : No message \(id) in the outbox of \(projectId).",
             reason: "notFound", status: "NOT_FOUND")
+        let store = request.environment.store
         guard id == "latest" else {
-            guard let number = Int64(id),
-                let message = try request.environment.store.read({ try $0.outbox.message(id: number, projectId: projectId) })
+            guard let number = Int64(id), let message = try store.read({ try $0.outbox.message(id: number, projectId: projectId) })
             else { throw notFound }
-            return .json(message.json)
+            return .json(try withRawSource(message, from: store))
         }
         var latest = try self.filter(request)
         latest.limit = 1
         let filter = latest
         return try answer(request, waitSeconds: try waitSeconds(request)) { messages in
-            messages.first.map { .json($0.json) }
+            messages.first.flatMap { try? .json(withRawSource($0, from: store)) }
         } query: { store in
             try store.outbox.messages(projectId: projectId, filter)
         } timedOut: {
             ResponseRenderer.failure(notFound)
         }
+    }
+
+    /// One message with, for the app's own mail, its raw source (lists carry only `rawSize`).
+    private static func withRawSource(_ message: OutboxMessage, from store: AuthStore) throws -> JSONObject {
+        var json = message.json
+        if let id = message.rawSourceId, let raw = try store.read({ try $0.outbox.rawSource(id: id) }) {
+            json["raw"] = .string(String(decoding: raw, as: UTF8.self))
+        }
+        return json
     }
 
     static func deleteAll(_ request: OperationRequest) throws -> JSONObject {
@@ -49,20 +58,54 @@ enum OutboxOperations {
     }
 
     static func privateRelay(_ request: OperationRequest) throws -> JSONObject {
-        let senders = try request.environment.store.read { try $0.outbox.registeredSenders(projectId: request.scope.projectId) }
-        return ["registeredSenders": .array(senders.map { .string($0) })]
+        relayJSON(try request.environment.store.read { try $0.outbox.relaySettings(projectId: request.scope.projectId) })
     }
 
+    /// Sets what the body names and keeps the rest: `registeredSenders` (addresses and
+    /// `@domain` entries), `spfFailingDomains`, `dailyLimit`.
     static func updatePrivateRelay(_ request: OperationRequest) throws -> JSONObject {
-        guard let senders = try request.body.stringArray("registeredSenders") else {
-            throw AuthError.invalid("INVALID_ARGUMENT : registeredSenders (an array of email addresses) is required.")
+        let body = request.body
+        let senders = try body.stringArray("registeredSenders")
+        if let bad = senders?.first(where: { !(EmailAddress.isValid($0) || isDomainEntry($0)) }) {
+            throw AuthError.invalid("INVALID_EMAIL : \(bad) is neither an email address nor a domain written @example.com.")
         }
-        if let bad = senders.first(where: { !EmailAddress.isValid($0) }) {
-            throw AuthError.invalid("INVALID_EMAIL : \(bad) is not an email address.")
+        let spfFailing = try body.stringArray("spfFailingDomains")
+        if let bad = spfFailing?.first(where: { $0.isEmpty || $0.contains("@") || $0.contains(" ") }) {
+            throw AuthError.invalid("INVALID_ARGUMENT : spfFailingDomains holds domains such as example.com, not \(bad).")
         }
-        let canonical = senders.map(EmailAddress.canonical)
-        try request.environment.store.write { try $0.outbox.setRegisteredSenders(canonical, projectId: request.scope.projectId) }
-        return ["registeredSenders": .array(canonical.map { .string($0) })]
+        var dailyLimit: Int?
+        if let value = body.object["dailyLimit"] {
+            guard let limit = value.int64Value, limit >= 0, limit <= 1_000_000 else {
+                throw AuthError.invalid("INVALID_ARGUMENT : dailyLimit must be a whole number from 0 to 1000000.")
+            }
+            dailyLimit = Int(limit)
+        }
+        guard senders != nil || spfFailing != nil || dailyLimit != nil else {
+            throw AuthError.invalid(
+                "INVALID_ARGUMENT : give registeredSenders (email addresses or @domains), spfFailingDomains or dailyLimit.")
+        }
+        let projectId = request.scope.projectId
+        let updated = try request.environment.store.write { store in
+            var settings = try store.outbox.relaySettings(projectId: projectId)
+            if let senders { settings.registeredSenders = senders.map(EmailAddress.canonical) }
+            if let spfFailing { settings.spfFailingDomains = spfFailing.map { $0.lowercased() } }
+            if let dailyLimit { settings.dailyLimit = dailyLimit }
+            try store.outbox.setRelaySettings(settings, projectId: projectId)
+            return settings
+        }
+        return relayJSON(updated)
+    }
+
+    private static func isDomainEntry(_ entry: String) -> Bool {
+        entry.hasPrefix("@") && entry.count > 1 && !entry.dropFirst().contains("@") && !entry.contains(" ")
+    }
+
+    private static func relayJSON(_ settings: RelaySettings) -> JSONObject {
+        [
+            "registeredSenders": .array(settings.registeredSenders.map { .string($0) }),
+            "spfFailingDomains": .array(settings.spfFailingDomains.map { .string($0) }),
+            "dailyLimit": .int(Int64(settings.dailyLimit)),
+        ]
     }
 
     /// The official emulator's list of unused codes, in its exact shape.

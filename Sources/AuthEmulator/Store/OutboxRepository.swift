@@ -35,17 +35,33 @@ struct OutboxMessage: Sendable, Equatable {
     let continueUrl: String?
     let createdAt: Instant
     let delivery: Delivery
+    var source = MessageSource.auth
+    /// The app's own mail only: addresses, Message-ID and attachments as received.
+    var mailDetails: AppMailDetails?
+    /// The app's own mail only: its raw message, shared by the transaction's recipients.
+    var rawSourceId: Int64?
 
     var json: JSONObject {
-        [
+        var object: JSONObject = [
             "id": .string(String(id)), "projectId": .string(scope.projectId),
             "tenantId": scope.tenantId.map { .string($0) } ?? .null, "from": .string(from), "to": .string(to),
             "subject": .string(subject), "text": .string(text), "html": .string(html), "requestType": .string(requestType),
             "oobCode": oobCode.map { .string($0) } ?? .null, "oobLink": oobLink.map { .string($0) } ?? .null,
             "appLink": appLink.map { .string($0) } ?? .null, "continueUrl": continueUrl.map { .string($0) } ?? .null,
-            "createdAt": .string(createdAt.rfc3339), "delivery": .object(delivery.json),
+            "createdAt": .string(createdAt.rfc3339), "delivery": .object(delivery.json), "source": .string(source.rawValue),
         ]
+        if let mailDetails {
+            object["requestType"] = .null
+            object.merge(mailDetails.json)
+        }
+        return object
     }
+}
+
+/// Who sent a message: Firebase itself (email actions, SMS codes), or the app through the SMTP
+/// listener (`--smtp-port`).
+enum MessageSource: String, Sendable {
+    case auth, smtp
 }
 
 /// Which messages a listing wants (DESIGN §3).
@@ -67,8 +83,8 @@ struct OutboxRepository {
             """
             INSERT INTO outbox_messages (project_id, tenant_id, from_address, to_address, subject, text_body, html_body,
                 request_type, oob_code, oob_link, app_link, continue_url, created_at, delivery_status, forwarded_to,
-                delivery_reason)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                delivery_reason, source, mail_details, raw_source_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(message.scope.projectId), .text(message.scope.tenantKey), .text(message.from), .text(message.to),
@@ -76,7 +92,9 @@ struct OutboxRepository {
                 SQLiteValue(message.oobCode), SQLiteValue(message.oobLink), SQLiteValue(message.appLink),
                 SQLiteValue(message.continueUrl), .integer(message.createdAt.millisecondsSinceEpoch),
                 .text(message.delivery.status.rawValue), SQLiteValue(message.delivery.forwardedTo),
-                SQLiteValue(message.delivery.reason),
+                SQLiteValue(message.delivery.reason), .text(message.source.rawValue),
+                SQLiteValue(message.mailDetails.map { JSONValue.object($0.json).compactString }),
+                message.rawSourceId.map { .integer($0) } ?? .null,
             ])
         var stored = message
         stored.id = try connection.queryFirst("SELECT last_insert_rowid()")?[0].integer ?? 0
@@ -85,7 +103,8 @@ struct OutboxRepository {
 
     private static let columns = """
         id, tenant_id, from_address, to_address, subject, text_body, html_body, request_type, oob_code, oob_link,
-        app_link, continue_url, created_at, delivery_status, forwarded_to, delivery_reason
+        app_link, continue_url, created_at, delivery_status, forwarded_to, delivery_reason, source, mail_details,
+        raw_source_id
         """
 
     /// Messages of a project matching `filter`, newest first.
@@ -110,6 +129,7 @@ struct OutboxRepository {
 
     func deleteAll(projectId: String) throws {
         try connection.execute("DELETE FROM outbox_messages WHERE project_id = ?", [.text(projectId)])
+        try deleteUnreferencedRawSources()
     }
 
     private static func decode(_ row: SQLiteRow, projectId: String) -> OutboxMessage {
@@ -121,16 +141,17 @@ struct OutboxRepository {
             appLink: row[10].text, continueUrl: row[11].text, createdAt: Instant(millisecondsSinceEpoch: row[12].integer ?? 0),
             delivery: Delivery(
                 status: Delivery.Status(rawValue: row[13].text ?? "") ?? .delivered, forwardedTo: row[14].text,
-                reason: row[15].text))
+                reason: row[15].text),
+            source: MessageSource(rawValue: row[16].text ?? "") ?? .auth,
+            mailDetails: row[17].text.flatMap { try? JSONValue(parsing: $0).objectValue }.map(AppMailDetails.init(json:)),
+            rawSourceId: row[18].integer)
     }
 
     // MARK: Apple relay senders
 
     /// The senders `projectId` registered with Apple's relay; by default its Firebase sender only.
     func registeredSenders(projectId: String) throws -> [String] {
-        guard let text = try connection.queryFirst("SELECT senders FROM relay_senders WHERE project_id = ?", [.text(projectId)])?[0].text
-        else { return [EmailSender.defaultAddress(projectId: projectId)] }
-        return (try? JSONValue(parsing: text).arrayValue?.compactMap(\.stringValue)) ?? []
+        try relaySettings(projectId: projectId).registeredSenders
     }
 
     func setRegisteredSenders(_ senders: [String], projectId: String) throws {

@@ -243,6 +243,26 @@ enum Schema {
                         'enableImprovedEmailPrivacy', json(CASE WHEN improved_email_privacy THEN 'true' ELSE 'false' END)));
                 """),
             Migration(
+            version: 10, name: "the app's own mail through SMTP",
+            sql: """
+                -- `auth` for Firebase's own emails and SMS, `smtp` for mail the app sent to the listener.
+                ALTER TABLE outbox_messages ADD COLUMN source TEXT NOT NULL DEFAULT 'auth';
+                -- SMTP only: the envelope and header addresses, Message-ID and attachments (one JSON
+                -- object), and the raw message, kept once per SMTP transaction for all its recipients.
+                ALTER TABLE outbox_messages ADD COLUMN mail_details TEXT;
+                ALTER TABLE outbox_messages ADD COLUMN raw_source_id INTEGER;
+                CREATE TABLE smtp_sources (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    raw BLOB NOT NULL
+                );
+                -- The relay's daily limit counts what each relay address received in the last day.
+                CREATE INDEX outbox_by_recipient ON outbox_messages (to_address, created_at);
+                -- Relay settings beside the registered senders: domains whose SPF check is simulated
+                -- as failing, and the per-address daily limit.
+                ALTER TABLE relay_senders ADD COLUMN spf_failing_domains TEXT;
+                ALTER TABLE relay_senders ADD COLUMN daily_limit INTEGER;
+                """),
+            Migration(
             version: 5, name: "imported password hashes",
             sql: """
                 -- The algorithm and parameters of a password hash imported through accounts:batchCreate
