@@ -47,7 +47,7 @@ TYPES = {
     "RECOVER_EMAIL": ("recoverEmail", f"Your sign-in email was changed for project-{PROJECT_ID}", "3 days", 3 * 86400),
 }
 SENDABLE = ["PASSWORD_RESET", "VERIFY_EMAIL", "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL"]
-MESSAGE_KEYS = {"id", "projectId", "tenantId", "from", "to", "subject", "text", "html", "requestType", "oobCode",
+MESSAGE_KEYS = {"id", "projectId", "tenantId", "from", "to", "subject", "text", "html", "requestType", "oobCode", "source",
                 "oobLink", "appLink", "continueUrl", "createdAt", "delivery"}
 
 
