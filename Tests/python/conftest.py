@@ -80,8 +80,10 @@ def binary_path():
     return path
 
 
-def start_emulator(*extra_arguments, project_id=PROJECT_ID):
-    """Starts the binary on a free port (plus `extra_arguments`) and waits for its start-up lines."""
+def start_emulator(*extra_arguments, project_id=None):
+    """Starts the binary on a free port (plus `extra_arguments`) and waits for its start-up lines;
+    the project is `project_id`, else this module's PROJECT_ID at call time (tests patch it)."""
+    project_id = project_id or PROJECT_ID
     binary = binary_path()
     stderr_file = tempfile.TemporaryFile()
     process = subprocess.Popen(
