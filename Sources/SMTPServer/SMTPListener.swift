@@ -206,9 +206,11 @@ public final class SMTPListener: @unchecked Sendable {
         return (descriptor, UInt16(bigEndian: boundPort), isIPv6)
     }
 
+    /// Replies are whole and batched per read, so Nagle's delay would only hold them back.
     private static func configure(client: Int32) {
-        #if canImport(Darwin)
         var on: Int32 = 1
+        setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        #if canImport(Darwin)
         setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
         #endif
     }

@@ -34,6 +34,9 @@ import conftest
 from conftest import REPO_ROOT, binary_path, start_emulator, stop_emulator
 
 DOC_HOST = "127.0.0.1:9099"
+# The SMTP listener as the docs write it, in shell (`host:port`) and in Python (`"host", port`).
+DOC_SMTP = ("127.0.0.1:2525", '"127.0.0.1", 2525')
+SMTP_BANNER = re.compile(r"^\s+smtp\s+(\S+):(\d+) ")
 DOC_PROJECT = "demo-project"
 BLOCK_TIMEOUT_SECONDS = 30
 
@@ -44,6 +47,7 @@ MINIMUM_BLOCKS = {
     "docs/fake-identity-providers.md": 13,
     "docs/outbox.md": 9,
     "docs/private-relay.md": 6,
+    "docs/app-mail.md": 5,
     "docs/clock.md": 4,
     "docs/strict-mode.md": 3,
     "docs/signed-id-tokens.md": 5,
@@ -264,6 +268,10 @@ def test_examples_run(page, tmp_path, monkeypatch):
     try:
         for number, block in enumerate(runnable, start=1):
             text = block.text.replace(DOC_HOST, running.host)
+            for line in running.stdout_lines:
+                if smtp := SMTP_BANNER.match(line):
+                    text = text.replace(DOC_SMTP[0], f"{smtp.group(1)}:{smtp.group(2)}")
+                    text = text.replace(DOC_SMTP[1], f'"{smtp.group(1)}", {smtp.group(2)}')
             if block.language == "sh":
                 shell = shell or Shell(environment, work)
                 succeeded, output = shell.run(text)
