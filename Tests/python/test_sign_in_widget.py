@@ -766,3 +766,29 @@ def test_without_javascript_the_form_is_shown_and_the_script_only_buttons_are_no
         shoot(driver, "no-javascript-ios")
     finally:
         driver.quit()
+
+
+def test_android_flow_redirects_to_the_intent_and_its_link_signs_in(client):
+    """The Android SDK's generic-IdP flow: the intent names the package, the event and the link."""
+    query = {"apiKey": "k", "appName": APP_NAME, "authType": "signInWithRedirect", "apn": "com.example.android",
+             "eventId": "EVT123", "providerId": "yahoo.com"}
+    email = unique_email("android")
+    posted = client.request("POST", "/emulator/auth/handler", params=query, data={"email": email, "name": "Droid"},
+                            allow_redirects=False)
+    assert posted.status_code == 303, posted.text
+    intent = posted.headers["Location"]
+    prefix = ("intent://firebase.auth/#Intent;scheme=genericidp;package=com.example.android;"
+              "S.authType=signInWithRedirect;S.eventId=EVT123;S.link=")
+    assert intent.startswith(prefix) and intent.endswith(";end;"), intent
+    fields = dict(part.split("=", 1) for part in intent[len("intent://firebase.auth/#Intent;"):-len(";end;")].split(";"))
+    assert fields["B.encryptionEnabled"] == "false"
+    fallback = urllib.parse.unquote(fields["S.browser_fallback_url"])
+    assert fallback.startswith(f"http://{client.host}/emulator/auth/handler?") and \
+        fallback.endswith("&error=App+not+found+for+intent"), fallback
+    link = urllib.parse.unquote(fields["S.link"])
+    answer = client.call_ok("signInWithIdp", {"requestUri": link, "returnSecureToken": True})
+    assert answer["providerId"] == "yahoo.com" and answer["email"] == email and answer["displayName"] == "Droid"
+
+    scripted = client.request("POST", "/emulator/auth/handler", params=query, data={"email": email},
+                              headers={"Accept": "application/json"}).json()
+    assert scripted["delivery"] == "app" and scripted["location"].startswith(prefix)
