@@ -792,3 +792,31 @@ def test_android_flow_redirects_to_the_intent_and_its_link_signs_in(client):
     scripted = client.request("POST", "/emulator/auth/handler", params=query, data={"email": email},
                               headers={"Accept": "application/json"}).json()
     assert scripted["delivery"] == "app" and scripted["location"].startswith(prefix)
+
+
+@pytest.mark.parametrize("redirect_url", ["javascript:alert(document.domain)", "JavaScript:alert(1)",
+                                          "data:text/html,<script>alert(1)</script>"])
+def test_redirect_url_must_be_a_web_address(client, redirect_url):
+    """The page navigates to redirectUrl from the emulator's origin: only http(s) may run there."""
+    query = {"apiKey": "k", "appName": APP_NAME, "authType": "signInViaRedirect", "redirectUrl": redirect_url,
+             "eventId": "1", "providerId": "google.com"}
+    for headers in ({"Accept": "application/json"}, {}):
+        refused = client.request("POST", "/emulator/auth/handler", params=query, data={"email": unique_email("x")},
+                                 headers=headers, allow_redirects=False)
+        assert refused.status_code == 400, refused.text
+        assert "redirectUrl must be an http or https URL." in refused.text
+        assert "alert(" not in refused.text
+
+
+def test_a_refusal_shows_in_the_widget(app, emulator):
+    """The widget's script shows the emulator's refusal where the person is looking, and stays."""
+    query = urllib.parse.urlencode({"apiKey": API_KEY, "appName": APP_NAME, "authType": "signInViaRedirect",
+                                    "redirectUrl": "javascript:alert(1)", "eventId": "1", "providerId": "google.com"})
+    page = f"http://{emulator.host}/emulator/auth/handler?{query}"
+    app.driver.get(page)
+    IdPPage(app.driver).new_account(unique_email("refused"))
+    error = WebDriverWait(app.driver, WAIT_SECONDS).until(
+        expected_conditions.visibility_of_element_located((By.ID, "widget-error")))
+    assert error.text == "redirectUrl must be an http or https URL."
+    assert app.driver.current_url == page
+    shoot(app.driver, "refusal")

@@ -183,6 +183,11 @@ enum AuthEventDelivery {
             let (scheme, host) = Self.appScheme(context: context, bundleId: bundleId)
             self = .app(location: "\(scheme)://\(host)/link?deep_link_id=\(URIComponent.encode(callback))")
         } else if let redirectUrl = context.redirectUrl {
+            // The page navigates there with the emulator's origin: a `javascript:` URL would run in it.
+            let scheme = redirectUrl.prefix(while: { $0 != ":" }).lowercased()
+            guard scheme == "http" || scheme == "https" else {
+                throw AuthError.invalid("redirectUrl must be an http or https URL.")
+            }
             self = .redirect(url: redirectUrl)
         } else {
             throw AuthError.invalid("This feature is not implemented in Auth Emulator yet. Please use signInWithCredential for now.")

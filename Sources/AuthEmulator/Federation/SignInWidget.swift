@@ -32,7 +32,8 @@ struct SignInWidget {
             <p class="callout emulator-note vs">Auth Emulator: a fake sign-in for project <strong>\(context.projectId)</strong>. No real account is used.</p></div>
             \(accountsList)
             \(addUser)
-            <p class="callout callout-warning" id="widget-error" role="alert" hidden></p>
+            <div class="content-wrapper"><p class="callout vs" id="widget-status" hidden></p>
+            <p class="callout callout-warning" id="widget-error" role="alert" hidden></p></div>
             </div>
             <script>\(SignInWidgetScript.delivery)\(SignInWidgetScript.widget)</script>
             """
@@ -55,14 +56,16 @@ struct SignInWidget {
             """
     }
 
-    /// The official widget's warning where only the emulator offers a generic-IdP flow.
+    /// The official widget's warning where only the emulator offers a generic-IdP flow; hidden,
+    /// but present, otherwise, as there.
     private var nativeFlowWarning: HTML {
         let isNativeApp = context.androidPackage != nil || context.bundleId != nil
         let provider: String
         switch context.providerId {
         case "facebook.com" where isNativeApp: provider = "Facebook"
         case "apple.com" where context.bundleId != nil: provider = "Apple"
-        default: return ""
+        default:
+            return "<div class=\"callout callout-warning vs js-signin-warning\" style=\"display:none\"><div class=\"content\"></div></div>"
         }
         let production = provider + (context.androidPackage != nil ? " Android SDK" : " iOS SDK")
         return """
@@ -71,6 +74,7 @@ struct SignInWidget {
     }
 
     /// One account: a form of hidden fields, so a click signs in with or without JavaScript.
+    /// `id="reuse-email"` repeats on every account, as in the official widget, where tests find it.
     private func accountItem(_ choice: Choice) -> HTML {
         let photo: HTML = choice.picture.map { "<img src=\"\($0)\" alt=\"\">" } ?? ""
         let hidden: HTML = choice.hidesEmail ? "<input type=\"hidden\" name=\"hideEmail\" value=\"on\">" : ""
@@ -83,7 +87,7 @@ struct SignInWidget {
             <input type="hidden" name="emailVerified" value="on">\(hidden)
             <button type="submit" class="account"><span class="mdc-list-item__graphic profile-photo"><span aria-hidden="true">\(initial(of: choice))</span>\(photo)</span>
             <span class="mdc-list-item__text"><span class="mdc-list-item__primary-text">\(choice.name ?? "(No display name)")</span>
-            <span class="mdc-list-item__secondary-text fallback-secondary-text">\(choice.email ?? "")</span></span></button>
+            <span class="mdc-list-item__secondary-text fallback-secondary-text" id="reuse-email">\(choice.email ?? "")</span></span></button>
             </form></li>
             """
     }
