@@ -470,10 +470,13 @@ def test_popup_signs_in_a_new_account(app, client, emulator):
     assert answer["email"] == email and answer["emailVerified"] is True
     assert answer["displayName"] == "Bob Test" and answer["photoUrl"] == "http://bob.test/bob.png"
     assert answer["screenName"] == "bob.test"
-    assert answer["oauthIdToken"], answer  # what credentialFromResult turns into a credential
+    # GoogleAuthProvider.credentialFromResult, then signInWithCredential with it.
+    assert answer["oauthIdToken"] and answer["oauthAccessToken"], answer
+    post_body = urllib.parse.urlencode({"id_token": answer["oauthIdToken"], "access_token": answer["oauthAccessToken"],
+                                        "providerId": "google.com"})
     again = client.call_ok("signInWithIdp", {"requestUri": "http://localhost", "returnSecureToken": True,
-                                             "postBody": f"id_token={answer['oauthIdToken']}&providerId=google.com"})
-    assert again["localId"] == answer["localId"]
+                                             "postBody": post_body})
+    assert again["localId"] == answer["localId"] and not again.get("isNewUser")
 
 
 def test_popup_signs_in_an_existing_account(app, client, emulator):
@@ -501,13 +504,18 @@ def test_popup_links_an_anonymous_user(app, client, emulator):
     assert decode_jwt(linked["idToken"])[1]["firebase"]["sign_in_provider"] == "google.com"
 
 
-def test_popup_links_a_password_user_with_another_email(app, client, emulator):
-    password_user = client.sign_up(unique_email("user"), "password123")
+@pytest.mark.parametrize("same_email", [False, True])
+def test_popup_links_a_password_user(app, client, emulator, same_email):
+    """The JS SDK's "is possible to link with different/the same email"."""
+    email = unique_email("user")
+    password_user = client.sign_up(email, "password123")
     event_id = app.popup("linkViaPopup")
-    IdPPage(app.driver).new_account(unique_email("other"))
+    IdPPage(app.driver).new_account(email if same_email else unique_email("other"))
     linked = app.sign_in_with_idp(app.popup_event(event_id, 1), id_token=password_user["idToken"])
     assert linked["localId"] == password_user["localId"]
     assert provider_ids(client, linked["idToken"]) == ["google.com", "password"]
+    user = client.call_ok("lookup", {"idToken": linked["idToken"]})["users"][0]
+    assert user["email"] == email.lower() and user["emailVerified"] is same_email
 
 
 def test_popup_reauthenticates_the_same_user_and_tells_another_apart(app, client, emulator):
