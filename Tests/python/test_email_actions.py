@@ -595,9 +595,10 @@ def test_mail_bounces_once_the_user_turns_forwarding_off(client, outbox):
 
 def test_mail_bounces_when_the_projects_sender_is_not_registered(own):
     outbox = Outbox(own.client)
-    assert expect_ok(outbox.relay_senders()) == {"registeredSenders": [SENDER]}
-    assert expect_ok(outbox.set_relay_senders(["other@example.com"])) == {"registeredSenders": ["other@example.com"]}
-    assert expect_ok(outbox.relay_senders()) == {"registeredSenders": ["other@example.com"]}
+    defaults = {"spfFailingDomains": [], "dailyLimit": 100}
+    assert expect_ok(outbox.relay_senders()) == {"registeredSenders": [SENDER], **defaults}
+    assert expect_ok(outbox.set_relay_senders(["other@example.com"])) == {"registeredSenders": ["other@example.com"], **defaults}
+    assert expect_ok(outbox.relay_senders()) == {"registeredSenders": ["other@example.com"], **defaults}
     relay, real, message = send_to_relay_user(own, outbox)
     assert_bounced(message, "Sender not registered:")
     # Registering the sender again is what makes the difference.
