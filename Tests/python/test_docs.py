@@ -255,7 +255,7 @@ def test_examples_run(page, tmp_path, monkeypatch):
         f"(left out: {[(b.line, b.language, b.attributes) for b in page.blocks if not b.runs]})")
 
     monkeypatch.setattr(conftest, "PROJECT_ID", DOC_PROJECT)
-    running = start_emulator(*page.flags)
+    running = start_emulator(*page.flags, project_id=DOC_PROJECT)
     tools = tmp_path / "bin"
     tools.mkdir()
     (tools / "auth-emulator").symlink_to(binary_path())

@@ -11,7 +11,8 @@ enum SignUp {
         let email = try body.string("email")
         let password = try body.nonEmptyString("password")
 
-        let mfaEntries = request.isPrivileged ? try body.objectArray("mfaInfo") : nil
+        // Clients may seed second factors too, as the reference allows (DESIGN §2.2: test seeding).
+        let mfaEntries = try body.objectArray("mfaInfo")
         var signInProvider: String?
         if request.isPrivileged {
             if idToken != nil, requestedLocalId != nil { throw AuthError.invalid("UNEXPECTED_PARAMETER : User ID") }

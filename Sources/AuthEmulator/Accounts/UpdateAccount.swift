@@ -11,6 +11,8 @@ enum UpdateAccount {
 
     static func run(_ request: OperationRequest) throws -> JSONObject {
         let body = request.body
+        // PROJECT_DISABLED comes before any field is looked at, as in the reference (only a tenant can be disabled).
+        if request.scope.tenantId != nil { try request.read { try $0.requireEnabled() } }
         if let field = unimplementedFields.first(where: { body.object[$0] != nil }) {
             throw AuthError.notImplemented("\(field) is not implemented yet.")
         }

@@ -81,7 +81,13 @@ public struct UserRecord: Sendable, Equatable {
     public var emailLinkSignin = false
     public var initialEmail: String?
     public var providers: [ProviderUserInfo] = []
-    public var mfaEnrollments: [MFAEnrollment] = []
+    public var mfaEnrollments: [MFAEnrollment] = [] {
+        didSet { listsWithdrawnFactors = false }
+    }
+    /// Set (by a withdrawal, after it changes the list) once the last second factor is withdrawn: the
+    /// reference then keeps `mfaInfo: []` and lookups show the empty list, while an admin clearing the
+    /// factors removes the field.
+    public var listsWithdrawnFactors = false
     public var passkeys: [Passkey] = []
     /// The links as last read from or written to the store (`nil` for a user not stored yet), so
     /// that saving rewrites them only when they changed. A record made with `init` must therefore
@@ -144,7 +150,9 @@ public struct UserRecord: Sendable, Equatable {
         if disabled { object["disabled"] = true }
         if emailLinkSignin { object["emailLinkSignin"] = true }
         object.setIfPresent("initialEmail", initialEmail.map { .string($0) })
-        if !mfaEnrollments.isEmpty { object["mfaInfo"] = .array(mfaEnrollments.map { .object($0.json) }) }
+        if !mfaEnrollments.isEmpty || listsWithdrawnFactors {
+            object["mfaInfo"] = .array(mfaEnrollments.map { .object($0.json) })
+        }
         if !passkeys.isEmpty { object["passkeyInfo"] = .array(passkeys.map { .object($0.json) }) }
         object.setIfPresent("tenantId", scope.tenantId.map { .string($0) })
         return object

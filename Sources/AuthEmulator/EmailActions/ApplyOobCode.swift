@@ -2,10 +2,11 @@ import JSON
 
 /// `accounts:update` with an `oobCode` (v3 `setAccountInfo`, the Apple SDK's `applyActionCode`),
 /// reference §8.2: verify an email, change it, or take a change back. The code is used up in the
-/// same transaction, so a refused code stays usable.
+/// same transaction, so a refused code stays usable, except when the address it would move the
+/// account to is taken: then, as in the reference, the code is spent and the answer is `EMAIL_EXISTS`.
 enum ApplyOobCode {
     static func run(_ request: OperationRequest, code: String?) throws -> JSONObject {
-        try request.write { transaction in
+        let outcome = try request.write { transaction -> Result<JSONObject, AuthError> in
             let record = try transaction.oobCode(code, ofType: nil)
             let users = transaction.users
             let scope = transaction.scope
@@ -22,7 +23,7 @@ enum ApplyOobCode {
                     throw AuthError.invalid("INVALID_OOB_CODE")
                 }
                 guard let newEmail = record.newEmail else { throw AuthError.invalid("MISSING_NEW_EMAIL") }
-                if try !users.users(email: newEmail, in: scope).isEmpty { throw AuthError.invalid("EMAIL_EXISTS") }
+                if try !users.users(email: newEmail, in: scope).isEmpty { return try spend(record, in: transaction) }
                 user = owner
                 user.email = newEmail
                 response["newEmail"] = .string(newEmail)
@@ -32,7 +33,7 @@ enum ApplyOobCode {
                     throw AuthError.invalid("INVALID_OOB_CODE")
                 }
                 if try users.users(email: restored, in: scope).contains(where: { $0.localId != owner.localId }) {
-                    throw AuthError.invalid("EMAIL_EXISTS")
+                    return try spend(record, in: transaction)
                 }
                 user = owner
                 user.email = restored
@@ -45,8 +46,15 @@ enum ApplyOobCode {
             response["localId"] = .string(user.localId)
             response.setIfPresent("email", user.email.map { .string($0) })
             response["emailVerified"] = true
-            return response
+            return .success(response)
         }
+        return try outcome.get()
+    }
+
+    /// Deletes a code whose address is taken; the deletion commits and the request answers `EMAIL_EXISTS`.
+    private static func spend(_ record: OobCodeRecord, in transaction: AccountsTransaction) throws -> Result<JSONObject, AuthError> {
+        try transaction.store.oobCodes.delete(record.code)
+        return .failure(AuthError.invalid("EMAIL_EXISTS"))
     }
 }
 

@@ -24,7 +24,7 @@ enum MFAOperations {
             return ["phone_number": .string(number), "sms_type": "MULTI_FACTOR_ENROLLMENT"]
         }
         return try request.write { transaction in
-            try transaction.requireEnabled(.secondFactorEnrollment)
+            try transaction.requireEnabled(factorGate(body, totpField: "totpEnrollmentInfo", phoneField: "phoneEnrollmentInfo"))
             let (user, _) = try enrollingUser(body, in: transaction)
             if let phone = try body.nested("phoneEnrollmentInfo") {
                 guard let number = try phone.nonEmptyString("phoneNumber"), PhoneNumber.isValid(number) else {
@@ -64,7 +64,7 @@ enum MFAOperations {
             throw AuthError.notImplemented("androidVerificationProof is unsupported!")
         }
         return try request.write { transaction in
-            try transaction.requireEnabled(.secondFactorEnrollment)
+            try transaction.requireEnabled(factorGate(body, totpField: "totpVerificationInfo", phoneField: "phoneVerificationInfo"))
             var (user, signInProvider) = try enrollingUser(body, in: transaction)
             let factor: MFAEnrollment.Factor
             if let phone = try body.nested("phoneVerificationInfo") {
@@ -101,6 +101,7 @@ enum MFAOperations {
             guard let id = try body.nonEmptyString("mfaEnrollmentId"), user.mfaEnrollments.contains(where: { $0.mfaEnrollmentId == id })
             else { throw AuthError.invalid("MFA_ENROLLMENT_NOT_FOUND") }
             user.mfaEnrollments.removeAll { $0.mfaEnrollmentId == id }
+            user.listsWithdrawnFactors = user.mfaEnrollments.isEmpty
             return try transaction.saveIssuingTokens(for: &user, signInProvider: authenticated.signInProvider).json
         }
     }
@@ -121,7 +122,7 @@ enum MFAOperations {
             return ["phone_number": .string(number), "sms_type": "MULTI_FACTOR_SIGN_IN"]
         }
         return try request.write { transaction in
-            try transaction.requireEnabled()
+            try transaction.requireEnabled(.smsSecondFactor)
             let (pending, user) = try pendingSignIn(
                 body, missing: AuthError.invalid("MISSING_MFA_PENDING_CREDENTIAL : Request does not have MFA pending credential."),
                 in: transaction)
@@ -146,8 +147,9 @@ enum MFAOperations {
         let missing = AuthError.invalid("MISSING_CREDENTIAL : Please set MFA Pending Credential.")
         // Checked the same way in the blocking functions' draft (a read) and in the write; only
         // the write uses the SMS code up.
+        let gate = factorGate(body, totpField: "totpVerificationInfo", phoneField: "phoneVerificationInfo")
         let decide = { (transaction: AccountsTransaction) throws -> (PendingCredential, UserRecord, MFAEnrollment, String?) in
-            try transaction.requireEnabled()
+            try transaction.requireEnabled(gate)
             let (pending, user) = try pendingSignIn(body, missing: missing, in: transaction)
             if let phone = try body.nested("phoneVerificationInfo") {
                 let session = try transaction.checkSMSCode(
@@ -195,6 +197,12 @@ enum MFAOperations {
     }
 
     // MARK: Shared checks
+
+    /// Which switch of the tenant's `mfaConfig` a request needs: TOTP only when it carries the TOTP
+    /// field alone; otherwise SMS, the reference's only factor, whose check comes before any field's.
+    private static func factorGate(_ body: RequestBody, totpField: String, phoneField: String) -> SignInGate {
+        body.has(totpField) && !body.has(phoneField) ? .totpSecondFactor : .smsSecondFactor
+    }
 
     /// The ID token's user, if its first factor can carry a second one and its email is verified.
     private static func enrollingUser(_ body: RequestBody, in transaction: AccountsTransaction) throws -> (UserRecord, String) {

@@ -66,8 +66,8 @@ extension AccountsTransaction {
     }
 }
 
-/// Second factors an admin sets directly (`accounts:update` `mfa.enrollments`, signUp `mfaInfo`),
-/// with the reference's rules (§8.1).
+/// Second factors set directly (`accounts:update` `mfa.enrollments`, signUp `mfaInfo`, by an admin or
+/// a client seeding a test), with the reference's rules (§8.1).
 enum AdminEnrollments {
     /// `keepIds`: update keeps the given ids; signUp always makes new ones.
     static func parse(_ entries: [JSONObject], keepIds: Bool, now: Instant, identifiers: any IdentifierSource) throws(AuthError) -> [MFAEnrollment] {
@@ -76,6 +76,8 @@ enum AdminEnrollments {
             guard let number = entry["phoneInfo"]?.stringValue, PhoneNumber.isValid(number) else {
                 throw AuthError.invalid("INVALID_MFA_PHONE_NUMBER : Invalid format.")
             }
+            // The same number twice is one factor: later entries are dropped before their ids are checked.
+            guard !enrollments.contains(where: { $0.phoneNumber == number }) else { continue }
             var id = identifiers.alphanumeric(28)
             if keepIds {
                 guard let given = entry["mfaEnrollmentId"]?.stringValue, !given.isEmpty else {
@@ -86,8 +88,6 @@ enum AdminEnrollments {
                 }
                 id = given
             }
-            // The same number twice is one factor.
-            guard !enrollments.contains(where: { $0.phoneNumber == number }) else { continue }
             enrollments.append(
                 MFAEnrollment(
                     mfaEnrollmentId: id, displayName: entry["displayName"]?.stringValue,

@@ -6,7 +6,7 @@ enum PhoneSignIn {
     static let temporaryProofLifetimeSeconds: Int64 = 3600
 
     static func sendVerificationCode(_ request: OperationRequest) throws -> JSONObject {
-        guard request.scope.tenantId == nil else { throw AuthError.invalid("UNSUPPORTED_TENANT_OPERATION") }
+        try refuseTenant(request)
         guard let phoneNumber = try request.body.nonEmptyString("phoneNumber"), PhoneNumber.isValid(phoneNumber) else {
             throw AuthError.invalid("INVALID_PHONE_NUMBER : Invalid format.")
         }
@@ -34,8 +34,16 @@ enum PhoneSignIn {
         case signIn(user: UserRecord, isNew: Bool, phoneNumber: String, session: String?)
     }
 
+    /// Phone sign-in is the project's only; a disabled tenant answers `PROJECT_DISABLED` first, as in
+    /// the reference.
+    private static func refuseTenant(_ request: OperationRequest) throws {
+        guard request.scope.tenantId != nil else { return }
+        try request.read { try $0.requireEnabled() }
+        throw AuthError.invalid("UNSUPPORTED_TENANT_OPERATION")
+    }
+
     static func signIn(_ request: OperationRequest) throws -> JSONObject {
-        guard request.scope.tenantId == nil else { throw AuthError.invalid("UNSUPPORTED_TENANT_OPERATION") }
+        try refuseTenant(request)
         let body = request.body
         let idToken = try body.nonEmptyString("idToken")
         let temporaryProof = try body.nonEmptyString("temporaryProof")
@@ -66,6 +74,7 @@ enum PhoneSignIn {
                     if temporaryProof != nil { throw AuthError.invalid("PHONE_NUMBER_EXISTS") }
                     return .numberTakenByAnother(phoneNumber)
                 }
+                guard linked.mfaEnrollments.isEmpty else { throw unsupportedFirstFactor }
                 linked.phoneNumber = phoneNumber
                 return .signIn(user: linked, isNew: false, phoneNumber: phoneNumber, session: session)
             }

@@ -129,6 +129,7 @@ struct UserRepository {
         user.emailLinkSignin = row["email_link_signin"].bool ?? false
         user.initialEmail = row["initial_email"].text
         user.mfaEnrollments = Self.decodeList(row["mfa_info"].text, MFAEnrollment.init(stored:))
+        user.listsWithdrawnFactors = user.mfaEnrollments.isEmpty && row["mfa_info"].text != nil
         user.passkeys = Self.decodeList(row["passkey_info"].text, Passkey.init(stored:))
         user.importedPasswordHash = row["password_hash_config"].text
             .flatMap { try? JSONValue(parsing: $0).objectValue }.flatMap(ImportedPasswordHash.init(stored:))
@@ -198,7 +199,7 @@ struct UserRepository {
                 .integer(user.createdAt.millisecondsSinceEpoch), SQLiteValue(user.lastLoginAt?.millisecondsSinceEpoch),
                 SQLiteValue(user.lastRefreshAt?.millisecondsSinceEpoch), SQLiteValue(user.disabled),
                 SQLiteValue(user.customAttributes), SQLiteValue(user.customAuth), SQLiteValue(user.emailLinkSignin),
-                SQLiteValue(user.initialEmail), Self.encodeList(user.mfaEnrollments.map(\.storedJSON)),
+                SQLiteValue(user.initialEmail), user.listsWithdrawnFactors ? .text("[]") : Self.encodeList(user.mfaEnrollments.map(\.storedJSON)),
                 Self.encodeList(user.passkeys.map(\.json)),
                 SQLiteValue(user.importedPasswordHash.map { JSONValue.object($0.json).compactString }),
             ])

@@ -12,8 +12,11 @@ enum SignInGate: Sendable {
     case emailLink
     /// Phone sign-in (project only: tenants answer `UNSUPPORTED_TENANT_OPERATION` before this).
     case phone
-    /// Enrolling a second factor: the tenant's `mfaConfig` must be enabled.
-    case secondFactorEnrollment
+    /// The SMS second-factor routes (enroll and sign in): the tenant's `mfaConfig` must be on and list
+    /// `PHONE_SMS`, checked before any field of the request, as in the reference.
+    case smsSecondFactor
+    /// TOTP enrollment and sign-in (the reference has no TOTP): the tenant's `mfaConfig` must be on.
+    case totpSecondFactor
 }
 
 /// The effective switches for one scope: a tenant's document, or the project's `signIn` block
@@ -25,6 +28,7 @@ struct SignInSettings: Sendable {
     var anonymousEnabled = true
     var phoneEnabled = true
     var secondFactorsEnabled = true
+    var smsSecondFactorEnabled = true
 
     init(tenant: TenantConfig) {
         disabled = tenant.disableAuth
@@ -32,6 +36,7 @@ struct SignInSettings: Sendable {
         emailLinkEnabled = tenant.enableEmailLinkSignin
         anonymousEnabled = tenant.enableAnonymousUser
         secondFactorsEnabled = tenant.mfaEnabled
+        smsSecondFactorEnabled = tenant.mfaEnabled && tenant.mfaProviders.contains("PHONE_SMS")
     }
 
     init(project: ProjectConfig) {
@@ -67,8 +72,10 @@ extension AccountsTransaction {
         case .anonymousSignUp: if !settings.anonymousEnabled { throw AuthError.invalid("ADMIN_ONLY_OPERATION") }
         case .emailLink: if !settings.emailLinkEnabled { throw AuthError.invalid("OPERATION_NOT_ALLOWED") }
         case .phone: if !settings.phoneEnabled { throw AuthError.invalid("OPERATION_NOT_ALLOWED") }
-        case .secondFactorEnrollment:
-            if !settings.secondFactorsEnabled { throw AuthError.invalid("OPERATION_NOT_ALLOWED : SMS based MFA not enabled.") }
+        case .smsSecondFactor:
+            if !settings.smsSecondFactorEnabled { throw AuthError.invalid("OPERATION_NOT_ALLOWED : SMS based MFA not enabled.") }
+        case .totpSecondFactor:
+            if !settings.secondFactorsEnabled { throw AuthError.invalid("OPERATION_NOT_ALLOWED : TOTP based MFA not enabled.") }
         }
     }
 

@@ -48,7 +48,11 @@ struct TenantConfig: Sendable, Equatable {
     var allowPasswordSignup: Bool { document["allowPasswordSignup"]?.boolValue ?? false }
     var enableEmailLinkSignin: Bool { document["enableEmailLinkSignin"]?.boolValue ?? false }
     var enableAnonymousUser: Bool { document["enableAnonymousUser"]?.boolValue ?? false }
-    var mfaEnabled: Bool { ConfigDocument.string("mfaConfig.state", in: document) == "ENABLED" }
+    /// `ENABLED` or `MANDATORY`, as the reference reads `mfaConfig.state`.
+    var mfaEnabled: Bool { ["ENABLED", "MANDATORY"].contains(ConfigDocument.string("mfaConfig.state", in: document)) }
+    var mfaProviders: [String] {
+        (ConfigDocument.value(at: ["mfaConfig", "enabledProviders"], in: document)?.arrayValue ?? []).compactMap(\.stringValue)
+    }
 }
 
 /// Checks a tenant body's types before anything is stored, so a bad one writes nothing.
