@@ -6,11 +6,11 @@ port asserts it lies within the emulator clock readings taken around the call (`
 
 Single-project mode: upstream runs one case ("should throw an exception on project ID mismatch if
 singleProjectMode is ERROR") on a server built with `SingleProjectMode.ERROR`. The firebase CLI
-never starts the emulator that way (controller.ts picks `WARNING`, which only logs, or
-`NO_WARNING`); the mode exists for that test. auth-emulator has no single-project mode: like
-upstream's `NO_WARNING`, which the case before it checks, every project id is served with a state
-of its own, since one emulator serves several projects in tests. That case is ported as a test of
-our behaviour: the other project answers 200 and keeps its own config.
+never starts the emulator that way: controller.ts picks `WARNING` (serve, and log "Multiple
+projectIds are not recommended in single project mode…") or `NO_WARNING`; `ERROR` exists for that
+test. auth-emulator behaves as `WARNING`, the CLI's default: another project id is served, with a
+state of its own, and the same warning is logged. So that case is ported as a test of our
+behaviour: the other project answers 200 and keeps its own config.
 """
 
 import base64
