@@ -76,6 +76,12 @@ import Testing
             "PATCH", "\(Self.tenants)/\(id)?updateMask=disableAuth", json: ["disableAuth": "yes"], headers: Self.owner)
         #expect(bad.status == 400)
         #expect(try emulator.send("GET", "\(Self.tenants)/\(id)", headers: Self.owner)["disableAuth"] == false)
+        // A path through a primitive or an array changes nothing (the reference skips it).
+        let throughLeaves = try emulator.send(
+            "PATCH", "\(Self.tenants)/\(id)?updateMask=displayName.0,mfaConfig.enabledProviders.x",
+            json: ["displayName": "x", "mfaConfig": ["enabledProviders": ["PHONE_SMS"]]], headers: Self.owner)
+        #expect(throughLeaves["displayName"] == "Only")
+        #expect(throughLeaves["mfaConfig"] == ["state": "DISABLED", "enabledProviders": []])
     }
 
     @Test func deleteDropsTheTenantAndItsUsers() throws {
