@@ -27,18 +27,19 @@ import Testing
         #expect(fetched.json == created.json)
     }
 
-    @Test func unknownTenantsReadAsAllEnabledWithoutAWrite() throws {
+    @Test func anUnknownTenantReadsAsAllEnabledAndItsFirstGetCreatesIt() throws {
         let emulator = try TestEmulator()
+        // A tenant with users but no stored row is listed with its implicit defaults.
+        #expect(try emulator.admin("accounts", ["localId": "u1"], tenant: "users-only").status == 200)
         let fetched = try emulator.send("GET", "\(Self.tenants)/never-made", headers: Self.owner)
         #expect(fetched["allowPasswordSignup"] == true)
         #expect(fetched["enableAnonymousUser"] == true)
         #expect(fetched["mfaConfig"]?["state"] == "ENABLED")
-        #expect(try emulator.send("GET", Self.tenants, headers: Self.owner)["tenants"] == [])
-        // Once it has users it is listed, still with its implicit defaults.
-        #expect(try emulator.admin("accounts", ["localId": "u1"], tenant: "never-made").status == 200)
+        // The GET created it, as the official emulator's does.
         let listed = try emulator.send("GET", Self.tenants, headers: Self.owner)["tenants"]?.arrayValue
-        #expect(listed?.map { $0["tenantId"] } == ["never-made"])
-        #expect(listed?.first?["enableAnonymousUser"] == true)
+        #expect(listed?.map { $0["tenantId"] } == ["never-made", "users-only"])
+        #expect(listed?.allSatisfy { $0["enableAnonymousUser"] == true } == true)
+        #expect(try emulator.send("GET", "\(Self.tenants)/never-made", headers: Self.owner).json == fetched.json)
     }
 
     @Test func listPagesByTenantId() throws {
@@ -75,6 +76,12 @@ import Testing
             "PATCH", "\(Self.tenants)/\(id)?updateMask=disableAuth", json: ["disableAuth": "yes"], headers: Self.owner)
         #expect(bad.status == 400)
         #expect(try emulator.send("GET", "\(Self.tenants)/\(id)", headers: Self.owner)["disableAuth"] == false)
+        // A path through a primitive or an array changes nothing (the reference skips it).
+        let throughLeaves = try emulator.send(
+            "PATCH", "\(Self.tenants)/\(id)?updateMask=displayName.0,mfaConfig.enabledProviders.x",
+            json: ["displayName": "x", "mfaConfig": ["enabledProviders": ["PHONE_SMS"]]], headers: Self.owner)
+        #expect(throughLeaves["displayName"] == "Only")
+        #expect(throughLeaves["mfaConfig"] == ["state": "DISABLED", "enabledProviders": []])
     }
 
     @Test func deleteDropsTheTenantAndItsUsers() throws {
@@ -86,6 +93,12 @@ import Testing
         #expect(deleted.json == [:])
         #expect(try emulator.send("GET", Self.tenants, headers: Self.owner)["tenants"] == [])
         #expect(try emulator.admin("accounts:lookup", ["localId": ["in-tenant"]], tenant: id)["users"] == nil)
+        // Gone for good, as in production (the official emulator recreates it with defaults).
+        #expect(try emulator.send("GET", "\(Self.tenants)/\(id)", headers: Self.owner).errorMessage == "TENANT_NOT_FOUND")
+        let patch = try emulator.send("PATCH", "\(Self.tenants)/\(id)", json: ["displayName": "Back"], headers: Self.owner)
+        #expect(patch.errorMessage == "TENANT_NOT_FOUND")
+        #expect(try emulator.send("DELETE", "\(Self.tenants)/\(id)", headers: Self.owner).errorMessage == "TENANT_NOT_FOUND")
+        #expect(try emulator.send("GET", Self.tenants, headers: Self.owner)["tenants"] == [])
     }
 
     @Test func tenantSwitchesGateSignInMethods() throws {

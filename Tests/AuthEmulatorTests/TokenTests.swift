@@ -126,6 +126,30 @@ import Testing
         #expect(try emulator.refresh(fresh["refreshToken"]!.stringValue!).status == 200)
     }
 
+    /// The official emulator's readable format, which tests decode, but the server never believes it:
+    /// a record edited to name another user is an unknown token.
+    @Test func refreshTokensReadAsTheOfficialRecordButAreNeverTrusted() throws {
+        let emulator = try TestEmulator()
+        let alice = try emulator.signUp("alice@example.com")
+        let bob = try emulator.signUp("bob@example.com")
+        let token = try #require(alice["refreshToken"]?.stringValue)
+        #expect(token.allSatisfy { $0.isLetter || $0.isNumber || "+/=".contains($0) })
+        let record = try #require(Data(base64Encoded: token).flatMap { try? JSONValue(parsing: String(decoding: $0, as: UTF8.self)) })
+        #expect(record["_AuthEmulatorRefreshToken"] == "DO NOT MODIFY")
+        #expect(record["localId"] == alice["localId"])
+        #expect(record["provider"] == "password")
+        #expect(record["projectId"] == .string(TestEmulator.project))
+        #expect(record["extraClaims"] == [:])
+        #expect(record["tenantId"] == nil)
+        #expect(try #require(bob["refreshToken"]?.stringValue) != token)
+
+        var forged = try #require(record.objectValue)
+        forged["localId"] = bob["localId"]
+        let forgedToken = Data(forged.compactString.utf8).base64EncodedString()
+        #expect(try emulator.refresh(forgedToken).errorMessage == "INVALID_REFRESH_TOKEN")
+        #expect(try emulator.refresh(token)["user_id"] == alice["localId"])
+    }
+
     @Test func aRecreatedAccountDoesNotInheritOldRefreshTokens() throws {
         let emulator = try TestEmulator()
         _ = try emulator.admin("accounts", ["localId": "reused", "email": "reused@example.com", "password": "secret123"])

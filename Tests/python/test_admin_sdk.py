@@ -531,3 +531,17 @@ def test_sdk_never_asks_for_the_app_credential(client, offline_credential):
     # Only these calls are counted: the SDK's tenant client asks for the credential on creation
     # (whoever runs first in the session), but none of the calls above does.
     assert offline_credential.requests == asked_before
+
+
+def test_an_account_an_admin_creates_has_no_last_sign_in_until_it_signs_in(client):
+    """Production's answer (the official emulator stamps admin creation too)."""
+    create_password_user(uid="never-signed-in", email="never@example.com")
+    assert auth.get_user("never-signed-in").user_metadata.last_sign_in_timestamp is None
+    result = auth.import_users([auth.ImportUserRecord(uid="imported-no-login", email="imported@example.com")])
+    assert result.success_count == 1
+    assert auth.get_user("imported-no-login").user_metadata.last_sign_in_timestamp is None
+
+    before = now_ms()
+    client.sign_in_with_password_ok("never@example.com", "password-1")
+    signed_in = auth.get_user("never-signed-in").user_metadata.last_sign_in_timestamp
+    assert before - 1000 <= signed_in <= now_ms() + 1000

@@ -30,7 +30,6 @@ from pathlib import Path
 
 import pytest
 
-import conftest
 from conftest import REPO_ROOT, binary_path, start_emulator, stop_emulator
 
 DOC_HOST = "127.0.0.1:9099"
@@ -246,7 +245,7 @@ def run_python(text, environment, directory, number):
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[page.name for page in PAGES])
-def test_examples_run(page, tmp_path, monkeypatch):
+def test_examples_run(page, tmp_path):
     minimum = MINIMUM_BLOCKS.get(page.name)
     assert minimum is not None, f"{page.name} has no entry in MINIMUM_BLOCKS"
     runnable = page.runnable
@@ -254,7 +253,6 @@ def test_examples_run(page, tmp_path, monkeypatch):
         f"{page.name}: only {len(runnable)} runnable blocks, at least {minimum} expected "
         f"(left out: {[(b.line, b.language, b.attributes) for b in page.blocks if not b.runs]})")
 
-    monkeypatch.setattr(conftest, "PROJECT_ID", DOC_PROJECT)
     running = start_emulator(*page.flags, project_id=DOC_PROJECT)
     tools = tmp_path / "bin"
     tools.mkdir()

@@ -81,6 +81,20 @@ def test_tenant_create_get_update_delete(tenant_admin):
     tenant_mgt.delete_tenant(created.tenant_id, app=tenant_admin)
     ids = [t.tenant_id for t in tenant_mgt.list_tenants(app=tenant_admin).iterate_all()]
     assert created.tenant_id not in ids
+    # Gone for good, as in production (the official emulator would recreate it with defaults).
+    with pytest.raises(tenant_mgt.TenantNotFoundError):
+        tenant_mgt.get_tenant(created.tenant_id, app=tenant_admin)
+    with pytest.raises(tenant_mgt.TenantNotFoundError):
+        tenant_mgt.update_tenant(created.tenant_id, display_name="Team-Three", app=tenant_admin)
+    with pytest.raises(tenant_mgt.TenantNotFoundError):
+        tenant_mgt.delete_tenant(created.tenant_id, app=tenant_admin)
+
+
+def test_a_tenant_never_seen_reads_as_defaults_and_is_then_listed(tenant_admin):
+    fetched = tenant_mgt.get_tenant("never-seen", app=tenant_admin)
+    assert (fetched.tenant_id, fetched.allow_password_sign_up, fetched.enable_email_link_sign_in) == (
+        "never-seen", True, True)
+    assert "never-seen" in [t.tenant_id for t in tenant_mgt.list_tenants(app=tenant_admin).iterate_all()]
 
 
 def test_list_tenants_pages_in_id_order(tenant_admin):

@@ -12,7 +12,10 @@ enum BatchOperations {
         let requested = request.queryValue("maxResults").flatMap { Int($0) } ?? 0
         let pageSize: Int? = requested < 0 ? nil : min(requested == 0 ? defaultPageSize : requested, maximumPageSize)
         let after = request.queryValue("nextPageToken").flatMap { $0.isEmpty ? nil : $0 }
-        let users = try request.read { try $0.users.users(in: $0.scope, afterLocalId: after, limit: pageSize) }
+        let users = try request.read { transaction in
+            try transaction.requireEnabled()
+            return try transaction.users.users(in: transaction.scope, afterLocalId: after, limit: pageSize)
+        }
         var response: JSONObject = [
             "kind": "identitytoolkit#DownloadAccountResponse", "users": .array(users.map { .object($0.json) }),
         ]
@@ -52,9 +55,12 @@ enum BatchOperations {
     /// (at most 500); `recordsCount` counts every match, `userInfo` holds the page.
     static func query(_ request: OperationRequest) throws -> JSONObject {
         let body = request.body
-        let filter = try QueryFilter(body)
-        var users = try request.read { try $0.users.users(in: $0.scope, afterLocalId: nil, limit: nil) }
-            .filter(filter.matches)
+        // `PROJECT_DISABLED` comes before any field is checked, as in the reference.
+        let (filter, all) = try request.read { transaction in
+            try transaction.requireEnabled()
+            return (try QueryFilter(body), try transaction.users.users(in: transaction.scope, afterLocalId: nil, limit: nil))
+        }
+        var users = all.filter(filter.matches)
         users.sort(by: filter.order)
         var response: JSONObject = ["recordsCount": .string(String(users.count))]
         if try body.bool("returnUserInfo") != false {

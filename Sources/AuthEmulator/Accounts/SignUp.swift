@@ -44,8 +44,9 @@ enum SignUp {
                 user.mfaEnrollments = try AdminEnrollments.parse(
                     mfaEntries, keepIds: false, now: transaction.now, identifiers: transaction.identifiers)
             }
-            // Admin creation too, as in the reference emulator (production would leave it unset).
-            user.lastLoginAt = transaction.now
+            // Only a sign-up that signs in: an account an admin creates has no sign-in yet, as in
+            // production (the reference emulator stamps admin creation too).
+            if signInProvider != nil { user.lastLoginAt = transaction.now }
             return user
         }
         let blocking = try BlockingFunctions.run(

@@ -5,7 +5,9 @@ import JSON
 /// in one transaction: good entries are written, bad ones reported as `error: [{index, message}]`.
 enum BatchCreate {
     static func run(_ request: OperationRequest) throws -> JSONObject {
-        try run(request.body, in: request.scope, environment: request.environment)
+        // `PROJECT_DISABLED` comes before any field is checked, as in the reference.
+        try request.read { try $0.requireEnabled() }
+        return try run(request.body, in: request.scope, environment: request.environment)
     }
 
     /// Also the start-up import's entry point: no HTTP request needed.

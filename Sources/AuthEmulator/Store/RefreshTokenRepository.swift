@@ -1,8 +1,9 @@
 import JSON
 import SQLiteStore
 
-/// What a refresh token stands for. Tokens are opaque random strings, like production's; the
-/// meaning lives in the store, so they survive restarts with `--data` and can be revoked.
+/// What a refresh token stands for. The token string is the official emulator's readable format
+/// (`RefreshTokenFormat`) with a random part, but the meaning lives in the store and is never read
+/// from the string, so tokens survive restarts with `--data` and can be revoked.
 struct RefreshTokenRecord: Sendable {
     var token: String
     var scope: UserScope

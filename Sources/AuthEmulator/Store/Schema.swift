@@ -270,5 +270,12 @@ enum Schema {
                 -- emulator's own fakeHash format.
                 ALTER TABLE users ADD COLUMN password_hash_config TEXT;
                 """),
+            Migration(
+            version: 8, name: "deleted tenants",
+            sql: """
+                -- A deleted tenant keeps its row, marked, so that it answers TENANT_NOT_FOUND (as in
+                -- production) rather than reading as a never-seen tenant's implicit defaults.
+                ALTER TABLE tenants ADD COLUMN deleted_at INTEGER;
+                """),
     ]
 }

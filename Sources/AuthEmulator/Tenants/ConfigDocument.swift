@@ -12,11 +12,26 @@ enum ConfigDocument {
     }
 
     /// Copies each masked path from `body` into `document`; a path absent from the body is
-    /// cleared (the field mask semantics: "set to what the body says, which is nothing").
+    /// cleared (the field mask semantics: "set to what the body says, which is nothing"). A path
+    /// that indexes into a primitive or an array (`displayName.0`) changes nothing, as in the
+    /// reference.
     static func merge(_ body: JSONObject, into document: JSONObject, paths: [[String]]) -> JSONObject {
         var result = document
-        for path in paths { set(value(at: path, in: body), at: path, in: &result) }
+        for path in paths where !indexesIntoALeaf(path, body) && !indexesIntoALeaf(path, document) {
+            set(value(at: path, in: body), at: path, in: &result)
+        }
         return result
+    }
+
+    /// Whether a member on the way to `path`'s last field exists but is not an object.
+    private static func indexesIntoALeaf(_ path: [String], _ object: JSONObject) -> Bool {
+        var current = object
+        for field in path.dropLast() {
+            guard let member = current[field], !member.isNull else { return false }
+            guard let nested = member.objectValue else { return true }
+            current = nested
+        }
+        return false
     }
 
     static func value(at path: [String], in object: JSONObject) -> JSONValue? {

@@ -31,33 +31,23 @@ enum ProjectConfigOperations {
     }
 }
 
-/// The whole config as GET answers it: the stored document over the emulator's defaults.
+/// The config as GET and PATCH answer it: the stored document as it is, plus the reference's
+/// three defaults when absent (`signIn.allowDuplicateEmails` false, `blockingFunctions` `{}`,
+/// `emailPrivacyConfig.enableImprovedEmailPrivacy` false). Switches never stored (email, phone,
+/// anonymous sign-in, MFA) are on, but are not written into the answer: the official emulator
+/// answers exactly its stored `signIn` and `blockingFunctions` documents.
 enum ProjectConfigView {
     static func json(_ config: ProjectConfig, projectId: String) -> JSONObject {
-        let defaults: JSONObject = [
-            "signIn": [
-                "email": ["enabled": true, "passwordRequired": true], "anonymous": ["enabled": true],
-                "phoneNumber": ["enabled": true], "allowDuplicateEmails": false,
-            ],
-            "mfa": ["state": "ENABLED", "enabledProviders": ["PHONE_SMS"]],
-            "blockingFunctions": [:],
-            "emailPrivacyConfig": ["enableImprovedEmailPrivacy": false],
-        ]
         var view: JSONObject = ["name": .string("projects/\(projectId)/config")]
-        view.merge(deepMerge(config.document, over: defaults))
+        view.merge(config.document)
+        var signIn = config.document["signIn"]?.objectValue ?? [:]
+        if signIn["allowDuplicateEmails"]?.boolValue == nil { signIn["allowDuplicateEmails"] = false }
+        view["signIn"] = .object(signIn)
+        if view["blockingFunctions"]?.objectValue == nil { view["blockingFunctions"] = [:] }
+        var privacy = config.document["emailPrivacyConfig"]?.objectValue ?? [:]
+        if privacy["enableImprovedEmailPrivacy"]?.boolValue == nil { privacy["enableImprovedEmailPrivacy"] = false }
+        view["emailPrivacyConfig"] = .object(privacy)
         return view
-    }
-
-    private static func deepMerge(_ top: JSONObject, over base: JSONObject) -> JSONObject {
-        var result = base
-        for (key, value) in top.members {
-            if let nested = value.objectValue, let under = base[key]?.objectValue {
-                result[key] = .object(deepMerge(nested, over: under))
-            } else {
-                result[key] = value
-            }
-        }
-        return result
     }
 }
 

@@ -1,8 +1,9 @@
 import JSON
 
-/// v2 `projects/{p}/tenants[/{t}]` (reference §11.4): create with a generated id, get (an unknown
-/// id reads as the implicit all-enabled tenant, without a write), list with paging, patch with
-/// `updateMask`, delete (with the tenant's users).
+/// v2 `projects/{p}/tenants[/{t}]` (reference §11.4): create with a generated id, get (an id never
+/// seen is created with the implicit all-enabled defaults, as the reference does), list with
+/// paging, patch with `updateMask`, delete (with the tenant's users). A deleted tenant answers
+/// `TENANT_NOT_FOUND` to get, patch and delete, as production does (the reference recreates it).
 enum TenantOperations {
     static func create(_ request: OperationRequest) throws -> JSONObject {
         let body = TenantConfig.settable(from: request.body.object)
@@ -20,9 +21,18 @@ enum TenantOperations {
     static func get(_ request: OperationRequest) throws -> JSONObject {
         let tenantId = try requireTenant(request)
         let projectId = request.scope.projectId
-        return try request.read { transaction in
-            try transaction.store.tenants.tenant(tenantId, projectId: projectId) ?? .implicit(tenantId)
-        }.json(projectId: projectId)
+        let stored = try request.read { try $0.store.tenants.stored(tenantId, projectId: projectId) }
+        switch stored {
+        case .live(let tenant): return tenant.json(projectId: projectId)
+        case .deleted: throw AuthError.invalid("TENANT_NOT_FOUND")
+        case .neverSeen:
+            // Written only on this first read, so that the list shows it (the reference's implicit creation).
+            let tenant = TenantConfig.implicit(tenantId)
+            return try request.write { transaction in
+                try transaction.store.tenants.insertIfNeverSeen(tenant, projectId: projectId)
+                return try existing(tenantId, in: transaction)
+            }.json(projectId: projectId)
+        }
     }
 
     /// `pageSize` 20 when absent or 0, at most 1000, negative = all; `pageToken` = the last id seen.
@@ -48,7 +58,7 @@ enum TenantOperations {
         let paths = ConfigDocument.maskPaths(request.queryValue("updateMask"))
         let projectId = request.scope.projectId
         return try request.write { transaction in
-            let current = try transaction.store.tenants.tenant(tenantId, projectId: projectId) ?? .implicit(tenantId)
+            let current = try existing(tenantId, in: transaction)
             let document = paths.isEmpty
                 ? TenantConfig.filled(body) : ConfigDocument.merge(body, into: current.document, paths: paths)
             try TenantValidation.validate(document)
@@ -62,11 +72,21 @@ enum TenantOperations {
     static func delete(_ request: OperationRequest) throws -> JSONObject {
         let tenantId = try requireTenant(request)
         try request.write { transaction in
-            try transaction.store.tenants.delete(tenantId, projectId: transaction.scope.projectId)
+            _ = try existing(tenantId, in: transaction)
+            try transaction.store.tenants.markDeleted(tenantId, projectId: transaction.scope.projectId, at: transaction.now)
             try transaction.users.deleteAll(in: transaction.scope)
             transaction.environment.tenantConfigs.changed(transaction.scope, to: nil, store: transaction.store)
         }
         return [:]
+    }
+
+    /// The stored tenant, or the implicit one for an id never seen; `TENANT_NOT_FOUND` once deleted.
+    private static func existing(_ tenantId: String, in transaction: AccountsTransaction) throws -> TenantConfig {
+        switch try transaction.store.tenants.stored(tenantId, projectId: transaction.scope.projectId) {
+        case .live(let tenant): return tenant
+        case .deleted: throw AuthError.invalid("TENANT_NOT_FOUND")
+        case .neverSeen: return .implicit(tenantId)
+        }
     }
 
     private static func requireTenant(_ request: OperationRequest) throws(AuthError) -> String {

@@ -1,17 +1,34 @@
 import JSON
 import SQLiteStore
 
-/// The `tenants` table: one JSON config document per (project, tenant).
+/// Whether a tenant id was ever created (explicitly, or implicitly by a GET), and whether it was
+/// deleted since.
+enum StoredTenant {
+    case live(TenantConfig)
+    case deleted
+    case neverSeen
+}
+
+/// The `tenants` table: one JSON config document per (project, tenant); a deleted tenant keeps a
+/// marked row.
 struct TenantRepository {
     let connection: SQLiteConnection
 
+    /// The live tenant, or `nil` when it was never stored or was deleted.
     func tenant(_ tenantId: String, projectId: String) throws -> TenantConfig? {
+        guard case .live(let tenant) = try stored(tenantId, projectId: projectId) else { return nil }
+        return tenant
+    }
+
+    func stored(_ tenantId: String, projectId: String) throws -> StoredTenant {
         guard
             let row = try connection.queryFirst(
-                "SELECT config FROM tenants WHERE project_id = ? AND tenant_id = ?", [.text(projectId), .text(tenantId)]),
-            let document = row[0].text.flatMap({ try? JSONValue(parsing: $0).objectValue })
-        else { return nil }
-        return TenantConfig(tenantId: tenantId, document: document)
+                "SELECT config, deleted_at FROM tenants WHERE project_id = ? AND tenant_id = ?",
+                [.text(projectId), .text(tenantId)])
+        else { return .neverSeen }
+        if row[1].integer != nil { return .deleted }
+        guard let document = row[0].text.flatMap({ try? JSONValue(parsing: $0).objectValue }) else { return .neverSeen }
+        return .live(TenantConfig(tenantId: tenantId, document: document))
     }
 
     /// A plain INSERT: the primary key catches a collision.
@@ -21,11 +38,18 @@ struct TenantRepository {
             [.text(projectId), .text(tenant.tenantId), .text(tenant.document.compactString)])
     }
 
+    /// A GET's implicit creation: a row with `tenant`'s document unless one exists (live or deleted).
+    func insertIfNeverSeen(_ tenant: TenantConfig, projectId: String) throws {
+        try connection.execute(
+            "INSERT INTO tenants (project_id, tenant_id, config) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [.text(projectId), .text(tenant.tenantId), .text(tenant.document.compactString)])
+    }
+
     func save(_ tenant: TenantConfig, projectId: String) throws {
         try connection.execute(
             """
             INSERT INTO tenants (project_id, tenant_id, config) VALUES (?, ?, ?)
-            ON CONFLICT (project_id, tenant_id) DO UPDATE SET config = excluded.config
+            ON CONFLICT (project_id, tenant_id) DO UPDATE SET config = excluded.config, deleted_at = NULL
             """,
             [.text(projectId), .text(tenant.tenantId), .text(tenant.document.compactString)])
     }
@@ -38,7 +62,7 @@ struct TenantRepository {
         let after = SQLiteValue.text(after ?? "")
         let rows = try connection.query(
             """
-            SELECT tenant_id, config FROM tenants WHERE project_id = ? AND tenant_id > ?
+            SELECT tenant_id, config FROM tenants WHERE project_id = ? AND tenant_id > ? AND deleted_at IS NULL
             UNION ALL
             SELECT DISTINCT tenant_id, NULL FROM users
             WHERE project_id = ? AND tenant_id > ? AND tenant_id <> ''
@@ -53,9 +77,14 @@ struct TenantRepository {
         }
     }
 
-    func delete(_ tenantId: String, projectId: String) throws {
+    /// Marks the tenant deleted (a row is written for one that was only implicit); its document is dropped.
+    func markDeleted(_ tenantId: String, projectId: String, at time: Instant) throws {
         try connection.execute(
-            "DELETE FROM tenants WHERE project_id = ? AND tenant_id = ?", [.text(projectId), .text(tenantId)])
+            """
+            INSERT INTO tenants (project_id, tenant_id, config, deleted_at) VALUES (?, ?, '{}', ?)
+            ON CONFLICT (project_id, tenant_id) DO UPDATE SET config = '{}', deleted_at = excluded.deleted_at
+            """,
+            [.text(projectId), .text(tenantId), .integer(time.millisecondsSinceEpoch)])
     }
 }
 

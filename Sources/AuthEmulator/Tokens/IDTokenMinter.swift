@@ -99,10 +99,11 @@ extension AccountsTransaction {
             let line = "signed in \(user.localId) (\(who)) with \(signInProvider)\(factor)"
             store.connection.afterCommit { logger.info(line) }
         }
-        let refreshToken = RefreshTokenRecord(
-            token: identifiers.opaqueToken(bytes: 48), scope: user.scope, localId: user.localId,
+        var refreshToken = RefreshTokenRecord(
+            token: "", scope: user.scope, localId: user.localId,
             signInProvider: signInProvider, extraClaims: extraClaims.flatMap { $0.isEmpty ? nil : $0 },
             secondFactor: secondFactor, issuedAt: now)
+        refreshToken.token = RefreshTokenFormat.encode(refreshToken, tokenId: identifiers.opaqueToken(bytes: 32))
         try store.refreshTokens.insert(refreshToken)
         let idToken = try IDTokenMinter.mint(
             for: user, signInProvider: signInProvider, extraClaims: extraClaims, secondFactor: secondFactor, now: now,

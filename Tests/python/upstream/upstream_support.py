@@ -301,3 +301,16 @@ class BlockingFunctionServer:
     def close(self):
         self.server.shutdown()
         self.server.server_close()
+
+
+def clock_now_ms(api):
+    """The emulator clock's now in milliseconds since the epoch. Upstream's fake timers start at
+    the epoch; a port asserts a timestamp lies between the readings taken around the call."""
+    now = expect_status(200, api.get("/emulator/v1/clock"))["now"]
+    return iso_to_ms(now)
+
+
+def iso_to_ms(timestamp):
+    """An RFC 3339 timestamp (`2024-01-02T03:04:05.678Z`) in milliseconds since the epoch."""
+    from datetime import datetime
+    return round(datetime.fromisoformat(timestamp.replace("Z", "+00:00")).timestamp() * 1000)
