@@ -5,6 +5,7 @@ import JSON
 /// (reference §11.1). The Apple SDK's `fetchSignInMethods(forEmail:)` reads `signinMethods`.
 enum CreateAuthUri {
     static func run(_ request: OperationRequest) throws -> JSONObject {
+        try request.requireEnabledBeforeFields()
         let body = request.body
         let sessionId = try body.nonEmptyString("sessionId") ?? request.environment.identifiers.alphanumeric(27)
         if body.has("providerId") { throw AuthError.notImplemented("Sign-in with IDP is not yet supported.") }

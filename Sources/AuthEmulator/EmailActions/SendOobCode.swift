@@ -7,6 +7,7 @@ enum SendOobCode {
     static let linkAPIKey = "fake-api-key"
 
     static func run(_ request: OperationRequest) throws -> JSONObject {
+        try request.requireEnabledBeforeFields()
         let body = request.body
         let type = try OobRequestType.parse(body.object["requestType"])
         let returnOobLink = try body.bool("returnOobLink") ?? false

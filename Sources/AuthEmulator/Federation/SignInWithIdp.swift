@@ -9,6 +9,7 @@ enum SignInWithIdp {
     private static let credentialCarryingErrors: Set<String> = ["FEDERATED_USER_ID_ALREADY_LINKED", "EMAIL_EXISTS"]
 
     static func run(_ request: OperationRequest) throws -> JSONObject {
+        try request.requireEnabledBeforeFields()
         let body = request.body
         if try body.bool("returnRefreshToken") == true {
             throw AuthError.notImplemented("returnRefreshToken is not implemented yet.")
