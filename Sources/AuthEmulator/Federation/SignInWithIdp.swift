@@ -33,8 +33,9 @@ enum SignInWithIdp {
         let newLocalId = request.environment.identifiers.alphanumeric(28)
         do {
             // Blocking functions see the user the decision would write (DESIGN §4.1: draft, call, apply).
+            // Linking signs in too: beforeSignIn runs for it, as in the reference.
             let blocking = try BlockingFunctions.run(
-                request, linkingIdToken == nil ? [.beforeCreate, .beforeSignIn] : [], signInMethod: providerId,
+                request, [.beforeCreate, .beforeSignIn], signInMethod: providerId,
                 inbound: InboundCredentials(
                     rawUserInfo: credential.info.rawUserInfo, idToken: credential.idToken, accessToken: credential.accessToken)
             ) { transaction -> BlockingDraft? in
