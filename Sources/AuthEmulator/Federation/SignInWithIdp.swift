@@ -144,6 +144,7 @@ enum SignInWithIdp {
             }
             owner.displayName = info.displayName
             owner.photoUrl = info.photoUrl
+            owner.screenName = info.screenName
             owner.emailVerified = true
             user = owner
         } else {
@@ -152,6 +153,7 @@ enum SignInWithIdp {
             user = UserRecord(localId: newLocalId, scope: scope, createdAt: transaction.now)
             user.displayName = credential.displayName
             user.photoUrl = info.photoUrl
+            user.screenName = info.screenName
             if oneAccountPerEmail, let email = info.email {
                 user.email = email
                 user.emailVerified = info.emailVerified

@@ -250,5 +250,11 @@ enum Schema {
                 -- emulator's own fakeHash format.
                 ALTER TABLE users ADD COLUMN password_hash_config TEXT;
                 """),
+            Migration(
+            version: 7, name: "user screen names",
+            sql: """
+                -- The handle (screen_name) an identity provider gave when the account was made.
+                ALTER TABLE users ADD COLUMN screen_name TEXT;
+                """),
     ]
 }
