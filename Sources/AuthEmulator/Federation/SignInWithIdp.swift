@@ -81,7 +81,7 @@ enum SignInWithIdp {
         response.setIfPresent("firstName", (info.firstName ?? credential.appleName?.given).map { .string($0) })
         response.setIfPresent("lastName", (info.lastName ?? credential.appleName?.family).map { .string($0) })
         response.setIfPresent("screenName", info.screenName.map { .string($0) })
-        response.setIfPresent("email", info.email.map { .string($0) })
+        response.setIfPresent("email", info.reportedEmail.map { .string($0) })
         if info.email != nil { response["emailVerified"] = .bool(info.emailVerified) }
         response.setIfPresent("photoUrl", info.photoUrl.map { .string($0) })
         response["federatedId"] = .string(info.federatedId)
@@ -171,7 +171,8 @@ enum SignInWithIdp {
         }
         response.merge(
             try transaction.completeFirstFactor(
-                &user, signInProvider: info.providerId, extraClaims: blocking.sessionClaims, linking: linkingIdToken != nil))
+                &user, signInProvider: info.providerId, extraClaims: blocking.sessionClaims, linking: linkingIdToken != nil,
+                signInAttributes: info.signInAttributes))
         return response
     }
 }
