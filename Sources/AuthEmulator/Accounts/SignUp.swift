@@ -11,7 +11,7 @@ enum SignUp {
         let email = try body.string("email")
         let password = try body.nonEmptyString("password")
 
-        let mfaEntries = request.isPrivileged ? try body.objectArray("mfaInfo") : nil
+        let mfaEntries = try body.objectArray("mfaInfo")
         var signInProvider: String?
         if request.isPrivileged {
             if idToken != nil, requestedLocalId != nil { throw AuthError.invalid("UNEXPECTED_PARAMETER : User ID") }
