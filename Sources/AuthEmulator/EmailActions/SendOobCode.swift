@@ -64,8 +64,11 @@ enum SendOobCode {
                     newEmail: newEmail, displayName: target.displayName, code: record, links: links))
             response["email"] = .string(target.email)
             if returnOobLink {
+                // The emulator's own link, as the official emulator answers even for
+                // canHandleCodeInApp: following it never leaves localhost. The app's link is
+                // the outbox message's `appLink`.
                 response["oobCode"] = .string(code)
-                response["oobLink"] = .string(links.appLink ?? links.oobLink)
+                response["oobLink"] = .string(links.oobLink)
             }
             return response
         }
