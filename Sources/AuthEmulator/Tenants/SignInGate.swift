@@ -57,53 +57,24 @@ extension AccountsTransaction {
     /// Throws the reference's error when the scope does not allow `gate`. Admin calls
     /// (`Bearer owner`) pass the per-method switches, as in the reference, but not `disableAuth`.
     func requireEnabled(_ gate: SignInGate = .account) throws {
-        try signInSettings().require(gate, isPrivileged: isPrivileged)
+        let settings = try signInSettings()
+        guard !settings.disabled else { throw AuthError.invalid("PROJECT_DISABLED") }
+        guard !isPrivileged else { return }
+        switch gate {
+        case .account: return
+        case .passwordSignUp: if !settings.passwordEnabled { throw AuthError.invalid("OPERATION_NOT_ALLOWED") }
+        case .passwordSignIn: if !settings.passwordEnabled { throw AuthError.invalid("PASSWORD_LOGIN_DISABLED") }
+        case .anonymousSignUp: if !settings.anonymousEnabled { throw AuthError.invalid("ADMIN_ONLY_OPERATION") }
+        case .emailLink: if !settings.emailLinkEnabled { throw AuthError.invalid("OPERATION_NOT_ALLOWED") }
+        case .phone: if !settings.phoneEnabled { throw AuthError.invalid("OPERATION_NOT_ALLOWED") }
+        case .secondFactorEnrollment:
+            if !settings.secondFactorsEnabled { throw AuthError.invalid("OPERATION_NOT_ALLOWED : SMS based MFA not enabled.") }
+        }
     }
 
     /// Whether a first-factor sign-in of a user with second factors stops at `mfaPendingCredential`:
     /// always for the default project (the official emulator fixes MFA on), by `mfaConfig.state` in a tenant.
     var enforcesSecondFactors: Bool {
         get throws { try signInSettings().secondFactorsEnabled }
-    }
-}
-
-extension SignInSettings {
-    /// The reference's error when these settings do not allow `gate`.
-    func require(_ gate: SignInGate, isPrivileged: Bool) throws(AuthError) {
-        guard !disabled else { throw AuthError.invalid("PROJECT_DISABLED") }
-        guard !isPrivileged else { return }
-        switch gate {
-        case .account: return
-        case .passwordSignUp: if !passwordEnabled { throw AuthError.invalid("OPERATION_NOT_ALLOWED") }
-        case .passwordSignIn: if !passwordEnabled { throw AuthError.invalid("PASSWORD_LOGIN_DISABLED") }
-        case .anonymousSignUp: if !anonymousEnabled { throw AuthError.invalid("ADMIN_ONLY_OPERATION") }
-        case .emailLink: if !emailLinkEnabled { throw AuthError.invalid("OPERATION_NOT_ALLOWED") }
-        case .phone: if !phoneEnabled { throw AuthError.invalid("OPERATION_NOT_ALLOWED") }
-        case .secondFactorEnrollment:
-            if !secondFactorsEnabled { throw AuthError.invalid("OPERATION_NOT_ALLOWED : SMS based MFA not enabled.") }
-        }
-    }
-}
-
-extension OperationRequest {
-    /// The reference decides `PROJECT_DISABLED` (and a disabled sign-in method) before it reads a
-    /// single field, so a request to a disabled tenant answers that whatever else it lacks. Read
-    /// from the caches when they hold this scope's settings (every request after the first), so
-    /// a sign-in pays no extra transaction; the operation's own `requireEnabled` inside its write
-    /// still decides on committed state.
-    func requireEnabledBeforeFields(_ gate: SignInGate = .account) throws {
-        if let settings = environment.cachedSignInSettings(for: scope) {
-            try settings.require(gate, isPrivileged: isPrivileged)
-        } else {
-            try read { try $0.requireEnabled(gate) }
-        }
-    }
-}
-
-extension AuthEnvironment {
-    /// The scope's switches as the caches hold them, without touching the store; nil until read once.
-    func cachedSignInSettings(for scope: UserScope) -> SignInSettings? {
-        if scope.tenantId != nil { return tenantConfigs.cached(scope).map(SignInSettings.init(tenant:)) }
-        return projectConfigs.cached(scope.projectId).map(SignInSettings.init(project:))
     }
 }
