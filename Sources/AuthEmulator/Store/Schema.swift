@@ -250,8 +250,9 @@ enum Schema {
                 -- emulator's own fakeHash format.
                 ALTER TABLE users ADD COLUMN password_hash_config TEXT;
                 """),
+            // Version 8 touches only users, so it runs the same with or without a version 7.
             Migration(
-            version: 7, name: "user screen names",
+            version: 8, name: "user screen names",
             sql: """
                 -- The handle (screen_name) an identity provider gave when the account was made.
                 ALTER TABLE users ADD COLUMN screen_name TEXT;
