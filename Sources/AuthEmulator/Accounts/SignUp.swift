@@ -11,6 +11,7 @@ enum SignUp {
         let email = try body.string("email")
         let password = try body.nonEmptyString("password")
 
+        // Clients may seed second factors too, as the reference allows (DESIGN §2.2: test seeding).
         let mfaEntries = try body.objectArray("mfaInfo")
         var signInProvider: String?
         if request.isPrivileged {
