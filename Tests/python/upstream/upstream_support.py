@@ -303,6 +303,19 @@ class BlockingFunctionServer:
         self.server.server_close()
 
 
+def clock_now_ms(api):
+    """The emulator clock's now in milliseconds since the epoch. Upstream's fake timers start at
+    the epoch; a port asserts a timestamp lies between the readings taken around the call."""
+    now = expect_status(200, api.get("/emulator/v1/clock"))["now"]
+    return iso_to_ms(now)
+
+
+def iso_to_ms(timestamp):
+    """An RFC 3339 timestamp (`2024-01-02T03:04:05.678Z`) in milliseconds since the epoch."""
+    from datetime import datetime
+    return round(datetime.fromisoformat(timestamp.replace("Z", "+00:00")).timestamp() * 1000)
+
+
 # --- Added for the sign-in ports (password, emailLink, oob, idp, customToken, createAuthUri). ---
 
 BEFORE_CREATE_PATH = "/beforeCreate"
@@ -321,13 +334,6 @@ def expect_blocking_calls_done(server):
     """upstream's `afterEach(() => expect(nock.isDone()).to.be.true)`: every mocked answer was asked for."""
     for path in server.responses:
         assert server.requests.get(path), f"blocking function {path} was never called"
-
-
-def clock_now_ms(api):
-    """The emulator clock in milliseconds: stands for upstream's `Date.now()` under fake timers."""
-    from datetime import datetime
-    now = expect_status(200, api.get("/emulator/v1/clock"))["now"]
-    return round(datetime.fromisoformat(now.replace("Z", "+00:00")).timestamp() * 1000)
 
 
 def unsigned_jwt(payload, **options):
