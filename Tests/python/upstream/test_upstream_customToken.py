@@ -2,9 +2,11 @@
 
 import json
 
+from upstream.signin_support import (
+    unsigned_jwt)
 from upstream.upstream_support import (
     KEY, PROJECT_ID, V1, decode_jwt, error_message, expect_status, get_account_info_by_id_token, register_tenant,
-    sign_in_with_email_link, unsigned_jwt, update_account_by_local_id)
+    sign_in_with_email_link, update_account_by_local_id)
 
 SIGN_IN = f"{V1}/accounts:signInWithCustomToken"
 CUSTOM_TOKEN_AUDIENCE = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"

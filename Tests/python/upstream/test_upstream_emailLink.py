@@ -1,10 +1,11 @@
 """firebase-tools v15.28.1 `src/emulator/auth/emailLink.spec.ts` ("email link sign-in"), ported."""
 
+from upstream.signin_support import (
+    BEFORE_CREATE_PATH, BEFORE_SIGN_IN_PATH, expect_blocking_calls_done, use_blocking_functions)
 from upstream.upstream_support import (
-    BEFORE_CREATE_PATH, BEFORE_SIGN_IN_PATH, DISPLAY_NAME, KEY, PHOTO_URL, PROJECT_ID, TEST_MFA_INFO,
-    TEST_PHONE_NUMBER, V1, create_email_sign_in_oob, decode_jwt, error_message, expect_blocking_calls_done,
-    expect_status, get_account_info_by_local_id, get_signin_methods, inspect_oobs, register_tenant, register_user,
-    sign_in_with_phone_number, update_account_by_local_id, use_blocking_functions)
+    DISPLAY_NAME, KEY, PHOTO_URL, PROJECT_ID, TEST_MFA_INFO, TEST_PHONE_NUMBER, V1, create_email_sign_in_oob,
+    decode_jwt, error_message, expect_status, get_account_info_by_local_id, get_signin_methods, inspect_oobs,
+    register_tenant, register_user, sign_in_with_phone_number, update_account_by_local_id)
 
 SIGN_IN = f"{V1}/accounts:signInWithEmailLink"
 

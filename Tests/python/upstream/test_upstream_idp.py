@@ -3,13 +3,14 @@
 import json
 from urllib.parse import quote
 
+from upstream.signin_support import (
+    BEFORE_CREATE_PATH, BEFORE_SIGN_IN_PATH, expect_blocking_calls_done, use_blocking_functions)
 from upstream.upstream_support import (
-    BEFORE_CREATE_PATH, BEFORE_SIGN_IN_PATH, DISPLAY_NAME, FAKE_GOOGLE_ACCOUNT, KEY, PHOTO_URL, PROJECT_ID,
-    REAL_GOOGLE_ACCOUNT, TEST_PHONE_NUMBER, V1, decode_jwt, enroll_phone_mfa, error_message,
-    expect_blocking_calls_done, expect_status, fake_claims, get_account_info_by_id_token, get_account_info_by_local_id,
-    get_signin_methods, register_anon_user, register_tenant, register_user, sign_in_with_email_link,
-    sign_in_with_fake_claims, sign_in_with_phone_number, update_account_by_local_id, update_config,
-    update_project_config, use_blocking_functions)
+    DISPLAY_NAME, FAKE_GOOGLE_ACCOUNT, KEY, PHOTO_URL, PROJECT_ID, REAL_GOOGLE_ACCOUNT, TEST_PHONE_NUMBER, V1,
+    decode_jwt, enroll_phone_mfa, error_message, expect_status, fake_claims, get_account_info_by_id_token,
+    get_account_info_by_local_id, get_signin_methods, register_anon_user, register_tenant, register_user,
+    sign_in_with_email_link, sign_in_with_fake_claims, sign_in_with_phone_number, update_account_by_local_id,
+    update_project_config)
 
 SIGN_IN = f"{V1}/accounts:signInWithIdp"
 PROVIDER_PASSWORD = "password"

@@ -1,9 +1,11 @@
 """firebase-tools v15.28.1 `src/emulator/auth/password.spec.ts` ("accounts:signInWithPassword"), ported."""
 
+from upstream.signin_support import (
+    BEFORE_SIGN_IN_PATH, expect_blocking_calls_done, use_blocking_functions)
 from upstream.upstream_support import (
-    BEFORE_SIGN_IN_PATH, DISPLAY_NAME, KEY, PHOTO_URL, PROJECT_ID, TEST_MFA_INFO, V1, clock_now_ms, decode_jwt,
-    error_message, expect_blocking_calls_done, expect_status, get_account_info_by_local_id, register_tenant,
-    register_user, update_account_by_local_id, update_config, use_blocking_functions)
+    DISPLAY_NAME, KEY, PHOTO_URL, PROJECT_ID, TEST_MFA_INFO, V1, clock_now_ms, decode_jwt, error_message,
+    expect_status, get_account_info_by_local_id, register_tenant, register_user, update_account_by_local_id,
+    update_config)
 
 SIGN_IN = f"{V1}/accounts:signInWithPassword"
 
