@@ -33,10 +33,14 @@ import Testing
         #expect(message["requestType"] == "EMAIL_SIGNIN")
         #expect(message["continueUrl"] == .string(Self.continueUrl))
         let code = try #require(message["oobCode"]?.stringValue)
-        // canHandleCodeInApp: the mail carries the app's link, on the project's Hosting domain.
+        // canHandleCodeInApp: the message holds the app's link, on the project's Hosting domain;
+        // the mail a person reads links to the emulator, so a click never leaves localhost.
         let appLink = try #require(message["appLink"]?.stringValue)
         #expect(appLink.hasPrefix("https://\(TestEmulator.project).firebaseapp.com/__/auth/links?link="))
-        #expect(message["text"]?.stringValue?.contains(appLink) == true)
+        let oobLink = try #require(message["oobLink"]?.stringValue)
+        #expect(oobLink.hasPrefix("http://") && oobLink.contains("/emulator/action?mode=signIn&lang=en&oobCode="))
+        #expect(message["text"]?.stringValue?.contains(oobLink) == true)
+        #expect(message["text"]?.stringValue?.contains(appLink) == false)
 
         // The app receives appLink; Auth.isSignIn(withEmailLink:) must say yes, or
         // signIn(withEmail:link:) crashes (wire §4.2); the code comes out of the same parse.

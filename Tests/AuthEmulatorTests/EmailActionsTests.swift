@@ -51,6 +51,31 @@ import Testing
         #expect(again.errorMessage == "INVALID_OOB_CODE")
     }
 
+    @Test func anOwnersLinkForAnAppIsTheEmulatorsAndTheAppLinkStaysInTheMessage() throws {
+        let emulator = try TestEmulator()
+        let sent = try emulator.admin(
+            "accounts:sendOobCode",
+            [
+                "requestType": "EMAIL_SIGNIN", "email": "link@example.com", "returnOobLink": true,
+                "continueUrl": "https://app.example.com/done", "canHandleCodeInApp": true, "iOSBundleId": "com.example.app",
+            ], tenant: "t-1")
+        let message = try #require(try Self.messages(emulator).first)
+        let code = try #require(message["oobCode"]?.stringValue)
+        let oobLink = try #require(sent["oobLink"]?.stringValue)
+        // The official emulator's form and order, whatever ActionCodeSettings said about the app.
+        #expect(oobLink.hasPrefix("http://"))
+        #expect(
+            oobLink.hasSuffix(
+                "/emulator/action?mode=signIn&lang=en&oobCode=\(code)&apiKey=fake-api-key"
+                    + "&continueUrl=https%3A%2F%2Fapp.example.com%2Fdone&tenantId=t-1"))
+        #expect(message["oobLink"]?.stringValue == oobLink)
+        #expect(message["text"]?.stringValue?.contains(oobLink) == true)
+        let appLink = try #require(message["appLink"]?.stringValue)
+        #expect(appLink.hasPrefix("https://\(TestEmulator.project).firebaseapp.com/__/auth/links?link="))
+        #expect(message["text"]?.stringValue?.contains("firebaseapp.com/__/auth/links") == false)
+        #expect(message["html"]?.stringValue?.contains("firebaseapp.com/__/auth/links") == false)
+    }
+
     @Test func anUnverifiedPasswordIsRemovedAndAVerifiedOneKept() throws {
         let emulator = try TestEmulator()
         let unverified = try emulator.signUp("u@example.com")

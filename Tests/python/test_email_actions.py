@@ -193,9 +193,12 @@ def check_message(message, *, host, request_type, to, key=API_KEY, continue_url=
         app_link = message["appLink"]
         assert app_link.startswith(f"https://{PROJECT_ID}.firebaseapp.com/__/auth/links?link="), app_link
         check_wraps_action_link(app_link, message["oobLink"])
+        # The person reading the email clicks the emulator's link; only an app parses appLink.
+        assert app_link not in message["text"] and "firebaseapp.com" not in message["html"], message
     else:
         assert message["appLink"] is None
-    link = message["appLink"] or message["oobLink"]
+    link = message["oobLink"]
+    assert link.startswith(f"http://{host}/emulator/action?"), link
     wording = f"This link expires in {lifetime}"
     assert link in message["text"] and wording in message["text"], message["text"]
     assert f'href="{html.escape(link)}"' in message["html"], message["html"]
@@ -317,8 +320,9 @@ def test_owner_gets_the_link_back_and_the_message_is_stored_too(client, outbox, 
     message = message_for(outbox, email)
     check_message(message, host=client.host, request_type="PASSWORD_RESET", to=email, continue_url=CONTINUE_URL,
                   app=app)
+    # The emulator's link even when the app handles the code (as the official emulator answers).
     assert answer == {"kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": email,
-                      "oobCode": message["oobCode"], "oobLink": message["appLink"] if app else message["oobLink"]}
+                      "oobCode": message["oobCode"], "oobLink": message["oobLink"]}
 
 
 @pytest.mark.parametrize("settings, prefix, extra", [
@@ -994,9 +998,11 @@ def test_admin_sign_in_link_completes_as_the_app_would(client, outbox):
     settings = auth.ActionCodeSettings(url=CONTINUE_URL, handle_code_in_app=True, ios_bundle_id=BUNDLE_ID)
     link = auth.generate_sign_in_with_email_link(email, settings)
     message = message_for(outbox, email)
-    assert link == message["appLink"], (link, message)
+    assert link == message["oobLink"], (link, message)
     check_message(message, host=client.host, request_type="EMAIL_SIGNIN", to=email, continue_url=CONTINUE_URL,
                   app=True)
+    # The app still finds the code in the production-shaped link it is handed.
+    assert ios_oob_code(message["appLink"]) == message["oobCode"]
     signed_in = sign_in_with_link_ok(client, email, ios_oob_code(link), v3=True)
     assert signed_in["isNewUser"] is True and auth.get_user(signed_in["localId"]).email == email
 
@@ -1010,3 +1016,62 @@ def test_admin_password_reset_link_then_reset_through_rest(client, outbox):
     assert query["mode"] == "resetPassword" and OOB_CODE.match(query["oobCode"]), query
     expect_ok(rest(client, "resetPassword", {"oobCode": query["oobCode"], "newPassword": "password-admin"}, v3=True))
     assert client.sign_in_with_password_ok(email, "password-admin")["localId"] == uid
+
+
+# Links stay on the emulator --------------------------------------------------------------------
+
+def official_action_link(host, mode, code, continue_url, tenant=None):
+    """The official emulator's oobLink: mode, lang, oobCode, apiKey, continueUrl, tenantId, in that order."""
+    query = [("mode", mode), ("lang", "en"), ("oobCode", code), ("apiKey", "fake-api-key"),
+             ("continueUrl", continue_url)] + ([("tenantId", tenant)] if tenant else [])
+    return f"http://{host}/emulator/action?{urllib.parse.urlencode(query)}"
+
+
+@pytest.mark.parametrize("generate, request_type, mode", [
+    (auth.generate_sign_in_with_email_link, "EMAIL_SIGNIN", "signIn"),
+    (auth.generate_password_reset_link, "PASSWORD_RESET", "resetPassword"),
+    (auth.generate_email_verification_link, "VERIFY_EMAIL", "verifyEmail"),
+], ids=["sign-in", "password-reset", "verify-email"])
+def test_admin_links_that_the_app_handles_open_the_emulator(client, outbox, generate, request_type, mode):
+    email = unique_email(f"admin-{mode}")
+    client.sign_up(email, PASSWORD)
+    settings = auth.ActionCodeSettings(url=CONTINUE_URL, handle_code_in_app=True, ios_bundle_id=BUNDLE_ID,
+                                       android_package_name="com.example.android")
+    link = generate(email, settings)
+    message = message_for(outbox, email, request_type)
+    assert link == official_action_link(client.host, mode, message["oobCode"], CONTINUE_URL), link
+    # The email a person reads opens the emulator too; the app's link is only in appLink.
+    assert link in message["text"] and f'href="{html.escape(link)}"' in message["html"], message
+    assert message["appLink"].startswith(f"https://{PROJECT_ID}.firebaseapp.com/__/auth/links?link=")
+    assert message["appLink"] not in message["text"], message["text"]
+    # Following the link is answered by the emulator itself.
+    followed = visit(client, link)
+    assert followed.status_code in (200, 303, 400), followed.text
+    if request_type == "EMAIL_SIGNIN":
+        # The sign-in link hands every parameter to the continue URL, where the app signs in with it.
+        assert followed.status_code == 303
+        assert query_of(followed.headers["Location"])["oobCode"] == message["oobCode"]
+        assert sign_in_with_link_ok(client, email, query_of(link)["oobCode"])["localId"]
+    elif request_type == "VERIFY_EMAIL":
+        # Applied by the emulator, which then sends the person on to the continue URL.
+        assert followed.status_code == 303 and followed.headers["Location"].startswith(CONTINUE_URL.split("?")[0])
+        assert auth.get_user_by_email(email).email_verified is True
+
+
+def test_rest_send_oob_code_for_an_app_answers_the_emulator_link(client, outbox):
+    tenant, email = unique("links"), unique_email("rest-link")
+    answer = expect_ok(admin_send(client, {"requestType": "EMAIL_SIGNIN", "email": email, "returnOobLink": True,
+                                           **ios_settings(linkDomain="links.example.com")}, tenant=tenant))
+    message = outbox.only(to=email, tenantId=tenant)
+    expected = official_action_link(client.host, "signIn", message["oobCode"], CONTINUE_URL, tenant)
+    assert answer == {"kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": email,
+                      "oobCode": message["oobCode"], "oobLink": expected}, answer
+    assert message["oobLink"] == expected
+    assert message["appLink"].startswith("https://links.example.com/__/auth/links?link="), message["appLink"]
+    assert expected in message["text"] and "links.example.com" not in message["text"] + message["html"], message
+    # A client's own request (no link in the answer) mails the same emulator link, with its key.
+    again = unique_email("rest-link")
+    send_ok(client, "PASSWORD_RESET", email=client.sign_up(again, PASSWORD)["email"], **ios_settings())
+    mailed = message_for(outbox, again, "PASSWORD_RESET")
+    assert mailed["oobLink"] in mailed["text"] and mailed["appLink"] not in mailed["text"], mailed
+    assert mailed["oobLink"].startswith(f"http://{client.host}/emulator/action?mode=resetPassword&lang=en&oobCode=")

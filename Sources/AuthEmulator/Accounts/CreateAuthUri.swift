@@ -5,6 +5,7 @@ import JSON
 /// (reference §11.1). The Apple SDK's `fetchSignInMethods(forEmail:)` reads `signinMethods`.
 enum CreateAuthUri {
     static func run(_ request: OperationRequest) throws -> JSONObject {
+        try request.requireEnabledBeforeFields()
         let body = request.body
         let sessionId = try body.nonEmptyString("sessionId") ?? request.environment.identifiers.alphanumeric(27)
         if body.has("providerId") { throw AuthError.notImplemented("Sign-in with IDP is not yet supported.") }
@@ -24,10 +25,15 @@ enum CreateAuthUri {
                 response["sessionId"] = .string(sessionId)
                 return response
             }
-            let owners = try transaction.users.users(email: email, in: transaction.scope)
-            let candidates = config.allowDuplicateEmails
-                ? owners : owners + (try transaction.users.usersWithProviderEmail(email, in: transaction.scope))
-            let methods = candidates.first.map { signInMethods(of: $0, passwordOnly: config.allowDuplicateEmails) }
+            // The owner of the email first, then accounts whose linked provider carries it.
+            var candidates = try transaction.users.users(email: email, in: transaction.scope)
+            for user in try transaction.users.usersWithProviderEmail(email, in: transaction.scope)
+            where !candidates.contains(where: { $0.localId == user.localId }) {
+                candidates.append(user)
+            }
+            // With duplicate emails allowed, the first of them that has an email of its own answers.
+            let answering = config.allowDuplicateEmails ? candidates.first { $0.email != nil } : candidates.first
+            let methods = answering.map { signInMethods(of: $0, passwordOnly: config.allowDuplicateEmails) }
             response["registered"] = .bool(methods != nil)
             response["allProviders"] = .array((methods?.providers ?? []).map { .string($0) })
             response["sessionId"] = .string(sessionId)

@@ -8,6 +8,7 @@ enum SignInWithCustomToken {
     static let audience = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
 
     static func run(_ request: OperationRequest) throws -> JSONObject {
+        try request.requireEnabledBeforeFields()
         guard let token = try request.body.nonEmptyString("token") else { throw AuthError.invalid("MISSING_CUSTOM_TOKEN") }
         let payload = try decode(token, request: request)
         guard let localId = identifier(payload["uid"]) ?? identifier(payload["user_id"]) else {

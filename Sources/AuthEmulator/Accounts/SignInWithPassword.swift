@@ -3,6 +3,7 @@ import JSON
 /// `accounts:signInWithPassword` (v3 `verifyPassword`), reference §9.2.
 enum SignInWithPassword {
     static func run(_ request: OperationRequest) throws -> JSONObject {
+        try request.requireEnabledBeforeFields(.passwordSignIn)
         let body = request.body
         guard let email = try body.string("email") else { throw AuthError.invalid("MISSING_EMAIL") }
         guard EmailAddress.isValid(email) else { throw AuthError.invalid("INVALID_EMAIL") }

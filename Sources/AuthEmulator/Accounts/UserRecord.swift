@@ -62,6 +62,8 @@ public struct UserRecord: Sendable, Equatable {
     public var emailVerified: Bool?
     public var displayName: String?
     public var photoUrl: String?
+    /// The handle an identity provider gave at sign-up (`screen_name`), kept like the profile fields.
+    public var screenName: String?
     public var phoneNumber: String?
     public var passwordHash: String?
     public var salt: String?
@@ -136,6 +138,7 @@ public struct UserRecord: Sendable, Equatable {
         object.setIfPresent("emailVerified", emailVerified.map { .bool($0) })
         object.setIfPresent("displayName", displayName.map { .string($0) })
         object.setIfPresent("photoUrl", photoUrl.map { .string($0) })
+        object.setIfPresent("screenName", screenName.map { .string($0) })
         object.setIfPresent("phoneNumber", phoneNumber.map { .string($0) })
         object.setIfPresent("passwordHash", passwordHash.map { .string($0) })
         object.setIfPresent("salt", salt.map { .string($0) })

@@ -1,7 +1,10 @@
 /// The links an email action carries (reference §5.2, Apple SDK wire §4): the emulator's action
 /// link, and, when the app handles the code itself, the link a mobile app receives.
 struct ActionLinks: Sendable, Equatable {
+    /// `http://<host>/emulator/action?mode=…`: what `sendOobCode` answers and the email shows.
     let oobLink: String
+    /// The production-shaped link (Hosting's `/__/auth/links` or Dynamic Links) for apps that
+    /// parse it: only in the outbox message, so a click never leaves localhost.
     let appLink: String?
 
     /// What ActionCodeSettings said about the app that should open the link.

@@ -20,8 +20,9 @@ struct Outbox {
     func send(_ email: Email) throws -> OutboxMessage {
         let scope = transaction.scope
         let sender = EmailSender.defaultAddress(projectId: scope.projectId)
-        // The link the recipient follows: the app's link when the app handles the code itself.
-        let link = email.links.appLink ?? email.links.oobLink
+        // The link a person clicks opens the emulator, never a production host; an app that
+        // handles the code itself reads the message's `appLink` instead.
+        let link = email.links.oobLink
         let rendered = EmailTemplates.render(
             email.type,
             .init(

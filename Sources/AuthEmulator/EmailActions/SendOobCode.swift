@@ -7,6 +7,7 @@ enum SendOobCode {
     static let linkAPIKey = "fake-api-key"
 
     static func run(_ request: OperationRequest) throws -> JSONObject {
+        try request.requireEnabledBeforeFields()
         let body = request.body
         let type = try OobRequestType.parse(body.object["requestType"])
         let returnOobLink = try body.bool("returnOobLink") ?? false
@@ -63,8 +64,11 @@ enum SendOobCode {
                     newEmail: newEmail, displayName: target.displayName, code: record, links: links))
             response["email"] = .string(target.email)
             if returnOobLink {
+                // The emulator's own link, as the official emulator answers even for
+                // canHandleCodeInApp: following it never leaves localhost. The app's link is
+                // the outbox message's `appLink`.
                 response["oobCode"] = .string(code)
-                response["oobLink"] = .string(links.appLink ?? links.oobLink)
+                response["oobLink"] = .string(links.oobLink)
             }
             return response
         }

@@ -5,13 +5,14 @@ import JSON
 /// account whose email was never verified removes its password and revokes its older sessions.
 enum SignInWithEmailLink {
     static func run(_ request: OperationRequest) throws -> JSONObject {
+        try request.requireEnabledBeforeFields(.emailLink)
         let body = request.body
         let idToken = try body.nonEmptyString("idToken")
         let email = try body.nonEmptyString("email").map(EmailAddress.canonical)
         let code = try body.nonEmptyString("oobCode")
 
         let newLocalId = request.environment.identifiers.alphanumeric(28)
-        let draft = { (transaction: AccountsTransaction) throws -> (user: UserRecord, isNew: Bool, linking: Bool, code: String) in
+        let draft = { (transaction: AccountsTransaction) throws -> (user: UserRecord, isNew: Bool, code: String) in
             try transaction.requireEnabled(.emailLink)
             let linking = try idToken.map { try transaction.authenticate(idToken: $0).user }
             guard let email else { throw AuthError.invalid("MISSING_EMAIL") }
@@ -40,11 +41,12 @@ enum SignInWithEmailLink {
             user.email = email
             user.emailVerified = true
             user.emailLinkSignin = true
-            return (user, isNewUser, linking != nil, record.code)
+            return (user, isNewUser, record.code)
         }
-        let blocking = try BlockingFunctions.run(
-            request, idToken == nil ? [.beforeCreate, .beforeSignIn] : [], signInMethod: "emailLink"
-        ) { transaction -> BlockingDraft? in
+        // Linking (`idToken`) signs in too: beforeSignIn runs for it, and a user with second
+        // factors still stops at mfaPendingCredential, as in the reference.
+        let blocking = try BlockingFunctions.run(request, [.beforeCreate, .beforeSignIn], signInMethod: "emailLink") {
+            transaction -> BlockingDraft? in
             let drafted = try draft(transaction)
             if try transaction.enforcesSecondFactors && !drafted.user.mfaEnrollments.isEmpty { return nil }
             return BlockingDraft(user: drafted.user, isNew: drafted.isNew)
@@ -63,7 +65,7 @@ enum SignInWithEmailLink {
             ]
             response.merge(
                 try transaction.completeFirstFactor(
-                    &user, signInProvider: SignInProvider.password, extraClaims: blocking.sessionClaims, linking: drafted.linking))
+                    &user, signInProvider: SignInProvider.password, extraClaims: blocking.sessionClaims))
             return response
         }
     }

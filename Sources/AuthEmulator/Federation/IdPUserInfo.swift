@@ -5,7 +5,10 @@ import JSON
 struct IdPUserInfo: Sendable {
     let providerId: String
     let rawId: String
+    /// Lower case, as accounts store and match it.
     let email: String?
+    /// The email as the answer's `email` shows it: a SAML `nameId` keeps its case, as the reference's does.
+    let reportedEmail: String?
     let emailVerified: Bool
     let displayName: String?
     let photoUrl: String?
@@ -14,6 +17,8 @@ struct IdPUserInfo: Sendable {
     let lastName: String?
     let federatedId: String
     let rawUserInfo: String?
+    /// A SAML assertion's `attributeStatements`: the first ID token's `firebase.sign_in_attributes`.
+    var signInAttributes: JSONValue?
 
     init(providerId: String, claims: JSONObject, samlAssertion: JSONObject?) throws(AuthError) {
         guard let sub = claims["sub"] else {
@@ -35,6 +40,7 @@ struct IdPUserInfo: Sendable {
             lastName = claims["family_name"]?.stringValue
             federatedId = "https://accounts.google.com/\(rawId)"
             email = claimedEmail
+            reportedEmail = claimedEmail
             emailVerified = Self.isTrue(claims["email_verified"])
             var info = JSONObject()
             var scopes = "openid https://www.googleapis.com/auth/userinfo.profile"
@@ -53,15 +59,18 @@ struct IdPUserInfo: Sendable {
             firstName = nil
             lastName = nil
             federatedId = rawId
-            let nameId = samlAssertion?["subject"]?["nameId"]?.stringValue
-            email = nameId.flatMap { EmailAddress.isValid($0) ? EmailAddress.canonical($0) : nil } ?? claimedEmail
+            let nameId = samlAssertion?["subject"]?["nameId"]?.stringValue.flatMap { EmailAddress.isValid($0) ? $0 : nil }
+            email = nameId.map(EmailAddress.canonical) ?? claimedEmail
+            reportedEmail = nameId ?? claimedEmail
             emailVerified = true
             rawUserInfo = samlAssertion?["attributeStatements"].map(\.compactString)
+            signInAttributes = samlAssertion?["attributeStatements"]
         } else {
             firstName = nil
             lastName = nil
             federatedId = rawId
             email = claimedEmail
+            reportedEmail = claimedEmail
             emailVerified = Self.isTrue(claims["email_verified"])
             rawUserInfo = claims.compactString
         }

@@ -9,6 +9,7 @@ enum SignInWithIdp {
     private static let credentialCarryingErrors: Set<String> = ["FEDERATED_USER_ID_ALREADY_LINKED", "EMAIL_EXISTS"]
 
     static func run(_ request: OperationRequest) throws -> JSONObject {
+        try request.requireEnabledBeforeFields()
         let body = request.body
         if try body.bool("returnRefreshToken") == true {
             throw AuthError.notImplemented("returnRefreshToken is not implemented yet.")
@@ -32,8 +33,9 @@ enum SignInWithIdp {
         let newLocalId = request.environment.identifiers.alphanumeric(28)
         do {
             // Blocking functions see the user the decision would write (DESIGN §4.1: draft, call, apply).
+            // Linking signs in too: beforeSignIn runs for it, as in the reference.
             let blocking = try BlockingFunctions.run(
-                request, linkingIdToken == nil ? [.beforeCreate, .beforeSignIn] : [], signInMethod: providerId,
+                request, [.beforeCreate, .beforeSignIn], signInMethod: providerId,
                 inbound: InboundCredentials(
                     rawUserInfo: credential.info.rawUserInfo, idToken: credential.idToken, accessToken: credential.accessToken)
             ) { transaction -> BlockingDraft? in
@@ -79,7 +81,7 @@ enum SignInWithIdp {
         response.setIfPresent("firstName", (info.firstName ?? credential.appleName?.given).map { .string($0) })
         response.setIfPresent("lastName", (info.lastName ?? credential.appleName?.family).map { .string($0) })
         response.setIfPresent("screenName", info.screenName.map { .string($0) })
-        response.setIfPresent("email", info.email.map { .string($0) })
+        response.setIfPresent("email", info.reportedEmail.map { .string($0) })
         if info.email != nil { response["emailVerified"] = .bool(info.emailVerified) }
         response.setIfPresent("photoUrl", info.photoUrl.map { .string($0) })
         response["federatedId"] = .string(info.federatedId)
@@ -142,6 +144,7 @@ enum SignInWithIdp {
             }
             owner.displayName = info.displayName
             owner.photoUrl = info.photoUrl
+            owner.screenName = info.screenName
             owner.emailVerified = true
             user = owner
         } else {
@@ -150,6 +153,7 @@ enum SignInWithIdp {
             user = UserRecord(localId: newLocalId, scope: scope, createdAt: transaction.now)
             user.displayName = credential.displayName
             user.photoUrl = info.photoUrl
+            user.screenName = info.screenName
             if oneAccountPerEmail, let email = info.email {
                 user.email = email
                 user.emailVerified = info.emailVerified
@@ -167,7 +171,8 @@ enum SignInWithIdp {
         }
         response.merge(
             try transaction.completeFirstFactor(
-                &user, signInProvider: info.providerId, extraClaims: blocking.sessionClaims, linking: linkingIdToken != nil))
+                &user, signInProvider: info.providerId, extraClaims: blocking.sessionClaims, linking: linkingIdToken != nil,
+                signInAttributes: info.signInAttributes))
         return response
     }
 }

@@ -50,11 +50,14 @@ extension AccountsTransaction {
     /// user's other changes are saved; the login time only moves once the sign-in is complete.
     /// Linking to the signed-in user (`linking`) asks for no second factor: its ID token passed one.
     func completeFirstFactor(
-        _ user: inout UserRecord, signInProvider: String, extraClaims: JSONObject? = nil, linking: Bool = false
+        _ user: inout UserRecord, signInProvider: String, extraClaims: JSONObject? = nil, linking: Bool = false,
+        signInAttributes: JSONValue? = nil
     ) throws -> JSONObject {
         guard try enforcesSecondFactors, !linking, !user.mfaEnrollments.isEmpty else {
             user.lastLoginAt = now
-            return try saveIssuingTokens(for: &user, signInProvider: signInProvider, extraClaims: extraClaims).json
+            return try saveIssuingTokens(
+                for: &user, signInProvider: signInProvider, extraClaims: extraClaims, signInAttributes: signInAttributes
+            ).json
         }
         try users.save(&user)
         let pending = PendingCredential(

@@ -218,6 +218,13 @@ enum Schema {
                 -- Fictional phone numbers with fixed codes, as the console's "phone numbers for testing".
                 ALTER TABLE project_config ADD COLUMN test_phone_numbers TEXT;
                 """),
+            // Version 8 touches only users, so it runs the same with or without a version 7.
+            Migration(
+            version: 8, name: "user screen names",
+            sql: """
+                -- The handle (screen_name) an identity provider gave when the account was made.
+                ALTER TABLE users ADD COLUMN screen_name TEXT;
+                """),
             // Version 6 touches only project_config and tenants, so it runs the same before or after 5.
             Migration(
             version: 6, name: "tenants and config documents",

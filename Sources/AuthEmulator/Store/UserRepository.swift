@@ -9,7 +9,8 @@ struct UserRepository {
     private static let userColumns = """
         local_id, email, email_verified, display_name, photo_url, phone_number, password_hash, salt,
         password_updated_at, valid_since, created_at, last_login_at, last_refresh_at, disabled,
-        custom_attributes, custom_auth, email_link_signin, initial_email, mfa_info, passkey_info, password_hash_config
+        custom_attributes, custom_auth, email_link_signin, initial_email, mfa_info, passkey_info, password_hash_config,
+        screen_name
         """
 
     // MARK: Reads
@@ -116,6 +117,7 @@ struct UserRepository {
         user.emailVerified = row["email_verified"].bool
         user.displayName = row["display_name"].text
         user.photoUrl = row["photo_url"].text
+        user.screenName = row["screen_name"].text
         user.phoneNumber = row["phone_number"].text
         user.passwordHash = row["password_hash"].text
         user.salt = row["salt"].text
@@ -178,7 +180,7 @@ struct UserRepository {
         try connection.execute(
             """
             INSERT INTO users (project_id, tenant_id, \(Self.userColumns))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (project_id, tenant_id, local_id) DO UPDATE SET
                 email = excluded.email, email_verified = excluded.email_verified,
                 display_name = excluded.display_name, photo_url = excluded.photo_url,
@@ -189,7 +191,7 @@ struct UserRepository {
                 custom_attributes = excluded.custom_attributes, custom_auth = excluded.custom_auth,
                 email_link_signin = excluded.email_link_signin, initial_email = excluded.initial_email,
                 mfa_info = excluded.mfa_info, passkey_info = excluded.passkey_info,
-                password_hash_config = excluded.password_hash_config
+                password_hash_config = excluded.password_hash_config, screen_name = excluded.screen_name
             """,
             [
                 .text(scope.projectId), .text(scope.tenantKey), .text(user.localId), SQLiteValue(user.email),
@@ -202,6 +204,7 @@ struct UserRepository {
                 SQLiteValue(user.initialEmail), user.listsWithdrawnFactors ? .text("[]") : Self.encodeList(user.mfaEnrollments.map(\.storedJSON)),
                 Self.encodeList(user.passkeys.map(\.json)),
                 SQLiteValue(user.importedPasswordHash.map { JSONValue.object($0.json).compactString }),
+                SQLiteValue(user.screenName),
             ])
         guard user.providers != user.storedProviders else { return }
         try replaceProviders(of: user)

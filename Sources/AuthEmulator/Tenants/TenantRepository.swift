@@ -106,6 +106,11 @@ final class TenantConfigCache: Sendable {
         return config
     }
 
+    /// The cached tenant of `scope`, without touching the store: `nil` until first read.
+    func cached(_ scope: UserScope) -> TenantConfig? {
+        configs.withLock { $0[scope] }
+    }
+
     /// Records that `scope`'s tenant changed (saved, or deleted with `nil`), once committed.
     func changed(_ scope: UserScope, to config: TenantConfig?, store: StoreTransaction) {
         store.connection.afterCommit { [configs] in configs.withLock { $0[scope] = config } }

@@ -9,7 +9,8 @@ enum IDTokenMinter {
     /// Claims in the reference emulator's order: profile, custom claims, extra claims, then the
     /// reserved claims that neither can override.
     static func payload(
-        for user: UserRecord, signInProvider: String, extraClaims: JSONObject?, secondFactor: JSONObject?, now: Instant
+        for user: UserRecord, signInProvider: String, extraClaims: JSONObject?, secondFactor: JSONObject?, now: Instant,
+        signInAttributes: JSONValue? = nil
     ) -> JSONObject {
         var claims = JSONObject()
         claims.setIfPresent("name", user.displayName.map { .string($0) })
@@ -32,6 +33,7 @@ enum IDTokenMinter {
             firebase.setIfPresent("second_factor_identifier", secondFactor["identifier"])
         }
         firebase.setIfPresent("tenant", user.scope.tenantId.map { .string($0) })
+        firebase.setIfPresent("sign_in_attributes", signInAttributes)
         claims["firebase"] = .object(firebase)
 
         claims["iat"] = .int(now.secondsSinceEpoch)
@@ -54,10 +56,12 @@ enum IDTokenMinter {
 
     static func mint(
         for user: UserRecord, signInProvider: String, extraClaims: JSONObject?, secondFactor: JSONObject?, now: Instant,
-        signer: IDTokenSigner
+        signer: IDTokenSigner, signInAttributes: JSONValue? = nil
     ) throws -> String {
         try signer.encode(
-            payload(for: user, signInProvider: signInProvider, extraClaims: extraClaims, secondFactor: secondFactor, now: now))
+            payload(
+                for: user, signInProvider: signInProvider, extraClaims: extraClaims, secondFactor: secondFactor, now: now,
+                signInAttributes: signInAttributes))
     }
 }
 
@@ -85,9 +89,10 @@ struct IssuedTokens {
 
 extension AccountsTransaction {
     /// Saves `user` with a fresh `lastRefreshAt` and issues an ID token and a stored refresh token.
+    /// `signInAttributes` (SAML) go into this ID token only, as in the reference: refreshed ones lack them.
     func saveIssuingTokens(
         for user: inout UserRecord, signInProvider: String, extraClaims: JSONObject? = nil,
-        secondFactor: JSONObject? = nil
+        secondFactor: JSONObject? = nil, signInAttributes: JSONValue? = nil
     ) throws -> IssuedTokens {
         user.lastRefreshAt = now
         try users.save(&user)
@@ -107,7 +112,7 @@ extension AccountsTransaction {
         try store.refreshTokens.insert(refreshToken)
         let idToken = try IDTokenMinter.mint(
             for: user, signInProvider: signInProvider, extraClaims: extraClaims, secondFactor: secondFactor, now: now,
-            signer: environment.idTokenSigner)
+            signer: environment.idTokenSigner, signInAttributes: signInAttributes)
         return IssuedTokens(idToken: idToken, refreshToken: refreshToken.token)
     }
 }
