@@ -278,7 +278,7 @@ enum Schema {
                 ALTER TABLE users ADD COLUMN password_hash_config TEXT;
                 """),
             Migration(
-            version: 8, name: "deleted tenants",
+            version: 7, name: "deleted tenants",
             sql: """
                 -- A deleted tenant keeps its row, marked, so that it answers TENANT_NOT_FOUND (as in
                 -- production) rather than reading as a never-seen tenant's implicit defaults.
