@@ -1,11 +1,12 @@
 import Foundation
 import HTML
 
-/// The outbox as Mailpit shows a mailbox: newest first, filtered by recipient and type; one
-/// message with its headers, delivery (and the relay's reason), links, plain text, and its HTML in
-/// a sandboxed frame.
+/// The outbox as Mailpit shows a mailbox: newest first, a preview line, the delivery status (and
+/// a bounce's reason) on each row, counts per status as tabs, keyset paging, filters by recipient
+/// and type; one message with tabs for its HTML (in a sandboxed frame whose links open the
+/// emulator), text, headers and raw source. The list refreshes itself when the script runs.
 enum ConsoleOutboxPages {
-    static let shown = 200
+    static let pageSize = 50
 
     // MARK: GET /emulator/ui/outbox
 
@@ -13,35 +14,100 @@ enum ConsoleOutboxPages {
         let context = ConsoleContext(request)
         let to = context.query("to")?.trimmingCharacters(in: .whitespaces)
         let type = context.query("type")
-        var filter = OutboxFilter(limit: shown)
-        filter.to = to.map(EmailAddress.canonical)
-        filter.requestType = type
-        filter.tenantId = context.scope.tenantId
-        let messages = try context.environment.store.read { try $0.outbox.messages(projectId: context.scope.projectId, filter) }
-        let rows = messages.map { message -> HTML in
-            """
-            <tr><td><a href="\(context.link("/message", [("id", String(message.id))]))">\(message.subject)</a></td>\
-            <td>\(message.to)</td><td>\(message.requestType)</td><td>\(delivery(message.delivery))</td>\
-            <td>\(message.scope.tenantId)</td><td>\(message.createdAt.rfc3339)</td></tr>
-            """
+        var query = OutboxInboxQuery()
+        query.to = to.map(EmailAddress.canonical)
+        query.requestType = type
+        query.tenantId = context.scope.tenantId
+        query.status = context.query("status").flatMap(Delivery.Status.init(rawValue:))
+        query.before = context.query("before").flatMap { Int64($0) }
+        let (page, counts) = try context.environment.store.read { store in
+            (
+                try store.outbox.inboxPage(projectId: context.scope.projectId, query, limit: pageSize + 1),
+                try store.outbox.inboxCounts(projectId: context.scope.projectId, query)
+            )
         }
+        let messages = Array(page.prefix(pageSize))
+        // What this view shows: the filters and where the page starts (not the status or cursor).
+        var filters: [(String, String)] = []
+        if let to { filters.append(("to", to)) }
+        if let type { filters.append(("type", type)) }
+        let statusQuery = query.status.map { [("status", $0.rawValue)] } ?? []
+
+        let total = counts.values.reduce(0, +)
+        let tabs = HTML.joined(([nil] + [Delivery.Status.delivered, .relayed, .bounced]).map { status -> HTML in
+            let count = status.map { counts[$0] ?? 0 } ?? total
+            let current: HTML = status == query.status ? " aria-current=\"page\"" : ""
+            let link = context.link("/outbox", filters + (status.map { [("status", $0.rawValue)] } ?? []))
+            return "<a href=\"\(link)\"\(current) data-status=\"\(status?.rawValue ?? "all")\">\(status?.rawValue.capitalized ?? "All")<span class=\"count\">\(count)</span></a>"
+        })
+        let rows = messages.map { row($0, context: context) }
+        var pager: [HTML] = []
+        if query.before != nil { pager.append("<a href=\"\(context.link("/outbox", filters + statusQuery))\">« Newest</a>") }
+        if page.count > pageSize, let last = messages.last {
+            pager.append("<a href=\"\(context.link("/outbox", filters + statusQuery + [("before", String(last.id))]))\" rel=\"next\">Older »</a>")
+        }
+        let shownCount = query.status.map { counts[$0] ?? 0 } ?? total
+        let list: HTML = rows.isEmpty
+            ? "<p class=\"empty\">\(query.before == nil ? "No messages." : "No older messages.")</p>"
+            : "<ol class=\"inbox\">\(rows)</ol>"
+        // The key changes whenever a message arrives, goes or changes status: the live script
+        // swaps the region only then.
+        let liveKey = "\(messages.first?.id ?? 0)-\(counts[.delivered] ?? 0)-\(counts[.relayed] ?? 0)-\(counts[.bounced] ?? 0)"
+        let live: HTML = query.before == nil ? " data-live-key=\"\(liveKey)\"" : ""
         let types = HTML.joined(OutboxOperations.messageTypes.sorted().map { name -> HTML in
             let selected: HTML = name == type ? " selected" : ""
             return "<option value=\"\(name)\"\(selected)>\(name)</option>"
         })
         let content: HTML = """
             <form method="get" action="\(ConsoleContext.base)/outbox" class="toolbar">
-            \(ConsoleUserPages.scopeFields(context))
+            \(ConsoleUserPages.scopeFields(context))\(query.status.map { (status: Delivery.Status) -> HTML in "<input type=\"hidden\" name=\"status\" value=\"\(status.rawValue)\">" } ?? "")
             <label>Recipient <input type="search" name="to" value="\(to)" placeholder="ada@example.com"></label>
             <label>Type <select name="type"><option value="">Any</option>\(types)</select></label>
             <button type="submit">Filter</button>
             </form>
-            <p class="muted">Every email and SMS the emulator would send\(context.scope.tenantId == nil ? "" : " for this tenant"), newest first (up to \(shown)).</p>
-            \(ConsoleLayout.table(["Subject", "To", "Type", "Delivery", "Tenant", "Sent"], rows, empty: "No messages."))
+            <div id="inbox"\(live)>
+            <nav class="tabs" aria-label="Delivery status">\(tabs)</nav>
+            <p class="muted">Every email and SMS the emulator would send\(context.scope.tenantId == nil ? "" : " for this tenant"), newest first: \(
+                messages.count) of \(shownCount) shown\(query.before == nil ? "" : " (older ones)"), \(pageSize) a page.\
+             <span id="live-note" hidden>New messages appear by themselves.</span></p>
+            \(list)
+            <div class="pager">\(pager)</div>
+            </div>
             <h2>Danger zone</h2>
             \(context.button("/outbox", action: "delete-all", label: "Delete every message of project \(context.scope.projectId)", danger: true))
             """
         return ConsoleLayout.page(context, .outbox, title: "Outbox", content)
+    }
+
+    /// One inbox row: recipient and time; subject, type, tenant and status; the first words of
+    /// the text; a bounce's reason.
+    private static func row(_ message: OutboxMessage, context: ConsoleContext) -> HTML {
+        let tenant: HTML = message.scope.tenantId.map { ConsoleLayout.badge("tenant \($0)", kind: "tenant") }
+            ?? (context.scope.tenantId == nil ? "<span class=\"badge\" title=\"Sent for the project, outside any tenant\">no tenant</span>" : "")
+        let reason: HTML = message.delivery.status == .bounced
+            ? "<div class=\"reason\">Bounced: \(message.delivery.reason ?? "no reason given")</div>" : ""
+        let forwarded: HTML = message.delivery.forwardedTo.map { (address: String) -> HTML in
+            "<span class=\"relay\">→ \(address)</span>"
+        } ?? ""
+        return """
+            <li data-id="\(String(message.id))"><a class="mail" href="\(context.link("/message", [("id", String(message.id))]))">
+            <div class="line"><span class="who">\(message.to)</span>\(forwarded)\(ConsoleLayout.shortTime(message.createdAt))</div>
+            <div class="line"><span class="subject">\(message.subject.isEmpty ? "(no subject)" : message.subject)</span>\
+            \(ConsoleLayout.badge(message.requestType, kind: "type"))\(tenant)\(delivery(message.delivery))</div>
+            <div class="preview">\(preview(message))</div>\(reason)</a></li>
+            """
+    }
+
+    /// The first words of the message's text, on one line: what tells apart messages whose
+    /// subjects read the same.
+    static func preview(_ message: OutboxMessage, length: Int = 160) -> String {
+        let words = message.text.split(whereSeparator: \.isWhitespace)
+        var line = ""
+        for word in words {
+            if line.count + word.count + 1 > length { return line + " …" }
+            line += line.isEmpty ? String(word) : " " + word
+        }
+        return line
     }
 
     static func delivery(_ delivery: Delivery) -> HTML {
@@ -85,20 +151,42 @@ enum ConsoleOutboxPages {
             ("Action link", link(message.oobLink)), ("App link", link(message.appLink)),
             ("Continue URL", link(message.continueUrl)),
         ])
-        let html: HTML = message.html.isEmpty
-            ? "<p class=\"empty\">No HTML part (an SMS).</p>"
-            // `srcdoc` holds the HTML escaped once, as an attribute; `sandbox` runs no script and
-            // gives the frame an origin of its own.
-            : "<iframe class=\"mail\" sandbox srcdoc=\"\(message.html)\" title=\"The message's HTML body\"></iframe>"
+        let views = message.html.isEmpty ? ["text", "headers", "raw"] : ["html", "text", "headers", "raw"]
+        let view = context.query("view").flatMap { views.contains($0) ? $0 : nil } ?? views[0]
+        let tabs = HTML.joined(views.map { name -> HTML in
+            let current: HTML = name == view ? " aria-current=\"page\"" : ""
+            let label = ["html": "HTML", "text": "Text", "headers": "Headers", "raw": "Raw source"][name] ?? name
+            return "<a href=\"\(context.link("/message", [("id", String(message.id)), ("view", name)]))\"\(current)>\(label)</a>"
+        })
+        let source = ConsoleMessageSource(message)
+        let body: HTML = switch view {
+        case "html":
+            // `srcdoc` holds the HTML escaped once, as an attribute. `sandbox` runs no script and
+            // gives the frame an origin of its own; a click on a link may still take the whole
+            // tab there (`<base target="_top">`), so an action link opens the emulator's page.
+            "<iframe class=\"mail\" sandbox=\"allow-top-navigation-by-user-activation allow-popups allow-popups-to-escape-sandbox\" srcdoc=\"\(linksOpenTheTab(message.html))\" title=\"The message's HTML body\"></iframe>"
+        case "headers":
+            ConsoleLayout.table(["Header", "Value"], source.headers.map { "<tr><th scope=\"row\" class=\"mono\">\($0.name)</th><td class=\"mono\">\($0.value)</td></tr>" }, empty: "")
+        case "raw":
+            "<pre id=\"raw-source\">\(source.text)</pre>"
+        default:
+            "<pre id=\"text-body\">\(linkified(message.text))</pre>"
+        }
         let content: HTML = """
             \(facts)
-            <h2>HTML</h2>
-            \(html)
-            <h2>Plain text</h2>
-            <pre>\(linkified(message.text))</pre>
+            <nav class="tabs" aria-label="Views of the message">\(tabs)</nav>
+            \(body)
             <p><a href="\(context.link("/outbox"))">« Outbox</a></p>
             """
         return ConsoleLayout.page(context, .outbox, title: message.subject.isEmpty ? "Message \(String(message.id))" : message.subject, content)
+    }
+
+    /// The message's HTML with `<base target="_top">` at the top of its head, so its links leave
+    /// the frame for the tab.
+    static func linksOpenTheTab(_ html: String) -> String {
+        let base = "<base target=\"_top\">"
+        guard let head = html.range(of: "<head>", options: .caseInsensitive) else { return base + html }
+        return html.replacingCharacters(in: head, with: "<head>" + base)
     }
 
     /// A link when `url` is http(s), so a `javascript:` continue URL is shown, never followed.

@@ -17,6 +17,7 @@ enum ConsoleRoutes {
         Route("GET", "\(base)/", page("users", ConsoleUserPages.list)),
         Route("GET", "\(base)/users", page("users", ConsoleUserPages.list)),
         Route("POST", "\(base)/users", form("users.action", ConsoleUserPages.listAction)),
+        Route("GET", "\(base)/users/delete-all", page("users.delete-all", ConsoleUserPages.confirmDeleteAll)),
         Route("GET", "\(base)/users/new", page("users.new", ConsoleUserPages.newUserForm)),
         Route("POST", "\(base)/users/new", form("users.create", ConsoleUserPages.create)),
         Route("GET", "\(base)/user", page("user", ConsoleUserPages.detail)),
@@ -29,5 +30,7 @@ enum ConsoleRoutes {
         Route("POST", "\(base)/providers/mint", form("providers.mint", ConsoleProviderPages.mint)),
         Route("GET", "\(base)/clock", page("clock", ConsoleClockPage.show)),
         Route("POST", "\(base)/clock", form("clock.advance", ConsoleClockPage.advance)),
+        Route("GET", "\(base)/settings", page("settings", ConsoleSettingsPage.show)),
+        Route("POST", "\(base)/settings", form("settings.action", ConsoleSettingsPage.action)),
     ]
 }
