@@ -144,12 +144,12 @@ enum ConsoleLayout {
         .project{font-size:1.05rem}.project .label{color:#b9c0ca;font-size:.85rem}
         #project-id{background:#ffcc00;color:#000;padding:.1rem .5rem;border-radius:4px;font-size:1.2rem;letter-spacing:.02em}
         .tenant strong{background:#8ab4f8;color:#000;padding:.05rem .4rem;border-radius:4px}.warn{color:#ffb4a9;font-size:.85rem}
-        nav{display:flex;flex-wrap:wrap;gap:.25rem}nav a{color:#dfe3e8;text-decoration:none;padding:.3rem .6rem;border-radius:4px}
-        nav a[aria-current]{background:#3b4250;color:#fff}nav a:hover{background:#30353f}
+        header nav{display:flex;flex-wrap:wrap;gap:.25rem}header nav a{color:#dfe3e8;text-decoration:none;padding:.3rem .6rem;border-radius:4px}
+        header nav a[aria-current]{background:#3b4250;color:#fff}header nav a:hover{background:#30353f}
         form.switch{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin-left:auto;font-size:.85rem}
         form.switch input{padding:.2rem .35rem;border:1px solid #555;border-radius:4px;background:#2b3038;color:#fff}
         form.switch button{padding:.2rem .6rem}
-        main{max-width:72rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;margin:.4rem 0 .8rem}h2{font-size:1.1rem;margin:1.4rem 0 .5rem}
+        main{max-width:80rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;margin:.4rem 0 .8rem}h2{font-size:1.1rem;margin:1.4rem 0 .5rem}
         .flash{padding:.5rem .75rem;border-radius:6px;border:1px solid}.ok{background:#e6f4ea;border-color:#9ccfa8}
         .bad{background:#fce8e6;border-color:#f1a9a0}
         .scroll{overflow-x:auto;background:#fff;border:1px solid var(--line);border-radius:6px}
@@ -185,7 +185,8 @@ enum ConsoleLayout {
         ol.inbox li{border-bottom:1px solid var(--line)}ol.inbox li:last-child{border-bottom:0}
         ol.inbox a.mail{display:block;padding:.5rem .75rem;color:inherit;text-decoration:none;min-width:0}ol.inbox a.mail:hover{background:#f3f6fb}
         .mail .line{display:flex;gap:.5rem;align-items:baseline;min-width:0}.mail .who{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;flex:1 1 auto;min-width:0}
-        .mail .subject{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;flex:1 1 auto;min-width:0}
+        .mail .line.about{flex-wrap:wrap;row-gap:.15rem}.mail .subject{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;flex:1 1 14rem;min-width:0}
+        .badge{max-width:100%;overflow:hidden;text-overflow:ellipsis;vertical-align:middle}
         .mail .preview{color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font-size:.9rem}
         .mail .reason{color:var(--bad);font-size:.85rem}.mail time{color:var(--muted);font-size:.85rem}
         .provider{display:inline-flex;align-items:center;gap:.25rem;margin:0 .4rem .15rem 0;font-size:.85rem}
@@ -200,7 +201,13 @@ enum ConsoleLayout {
         pre.claims{margin:.25rem 0 .75rem}.split{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,20rem),1fr));gap:0 1rem}
         .relay{font-size:.85rem;color:var(--muted)}
         .clock-offset{font-size:1.3rem;font-weight:600}
-        .users td.when{white-space:nowrap}
+        .users td{word-break:normal}.users td.uid{white-space:nowrap;font-size:.8rem}.users td.when{white-space:nowrap}
+        @media (max-width:40rem){.users thead{display:none}.users table,.users tbody,.users tr,.users td{display:block;width:100%}
+        .users tr{border-bottom:1px solid var(--line);padding:.45rem .6rem}.users tr:last-child{border-bottom:0}
+        .users td,.users .scroll td{border:0;padding:.05rem 0;white-space:normal;overflow-wrap:anywhere}.users td:empty{display:none}
+        .users td[data-label]::before{content:attr(data-label);color:var(--muted);font-size:.8rem;display:inline-block;min-width:6.5rem}}
+        label.setting{align-items:flex-start;margin:.3rem 0}label.setting input{margin-top:.3rem}
+        label.setting code{display:block;color:var(--muted);word-break:break-all}
         @media (max-width:40rem){main{padding:.6rem}.scroll td{white-space:nowrap;word-break:normal}form.switch{margin-left:0}dl.details{grid-template-columns:1fr}dl.details dt{margin-top:.4rem}}
         """
 }

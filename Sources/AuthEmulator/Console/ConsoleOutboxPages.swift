@@ -92,7 +92,7 @@ enum ConsoleOutboxPages {
         return """
             <li data-id="\(String(message.id))"><a class="mail" href="\(context.link("/message", [("id", String(message.id))]))">
             <div class="line"><span class="who">\(message.to)</span>\(forwarded)\(ConsoleLayout.shortTime(message.createdAt))</div>
-            <div class="line"><span class="subject">\(message.subject.isEmpty ? "(no subject)" : message.subject)</span>\
+            <div class="line about"><span class="subject">\(message.subject.isEmpty ? "(no subject)" : message.subject)</span>\
             \(ConsoleLayout.badge(message.requestType, kind: "type"))\(tenant)\(delivery(message.delivery))</div>
             <div class="preview">\(preview(message))</div>\(reason)</a></li>
             """
@@ -164,26 +164,34 @@ enum ConsoleOutboxPages {
             // `srcdoc` holds the HTML escaped once, as an attribute. `sandbox` runs no script and
             // gives the frame an origin of its own; a click on a link may still take the whole
             // tab there (`<base target="_top">`), so an action link opens the emulator's page.
-            "<iframe class=\"mail\" sandbox=\"allow-top-navigation-by-user-activation allow-popups allow-popups-to-escape-sandbox\" srcdoc=\"\(linksOpenTheTab(message.html))\" title=\"The message's HTML body\"></iframe>"
+            "<iframe class=\"mail\" sandbox=\"allow-top-navigation-by-user-activation allow-popups allow-popups-to-escape-sandbox\" srcdoc=\"\(shownHTML(message))\" title=\"The message's HTML body\"></iframe>"
         case "headers":
             ConsoleLayout.table(["Header", "Value"], source.headers.map { "<tr><th scope=\"row\" class=\"mono\">\($0.name)</th><td class=\"mono\">\($0.value)</td></tr>" }, empty: "")
         case "raw":
             "<pre id=\"raw-source\">\(source.text)</pre>"
         default:
-            "<pre id=\"text-body\">\(linkified(message.text))</pre>"
+            "<pre id=\"text-body\">\(linkified(message.text, opening: message.appLink.flatMap { app in message.oobLink.map { (app, $0) } }))</pre>"
         }
         let content: HTML = """
             \(facts)
             <nav class="tabs" aria-label="Views of the message">\(tabs)</nav>
+            \(message.appLink != nil && (view == "html" || view == "text")
+                ? "<p class=\"muted\">The message links to the app's domain; here that link opens the emulator's action page it wraps.</p>" : "")
             \(body)
             <p><a href="\(context.link("/outbox"))">« Outbox</a></p>
             """
         return ConsoleLayout.page(context, .outbox, title: message.subject.isEmpty ? "Message \(String(message.id))" : message.subject, content)
     }
 
-    /// The message's HTML with `<base target="_top">` at the top of its head, so its links leave
-    /// the frame for the tab.
-    static func linksOpenTheTab(_ html: String) -> String {
+    /// The message's HTML as the console shows it: `<base target="_top">` at the top of its head,
+    /// so its links leave the frame for the tab, and its link to the app's domain (which would
+    /// open the app, on a host this machine may not reach) pointed at the emulator's action page
+    /// it wraps.
+    static func shownHTML(_ message: OutboxMessage) -> String {
+        var html = message.html
+        if let appLink = message.appLink, let oobLink = message.oobLink {
+            html = html.replacingOccurrences(of: HTML.escape(appLink), with: HTML.escape(oobLink))
+        }
         let base = "<base target=\"_top\">"
         guard let head = html.range(of: "<head>", options: .caseInsensitive) else { return base + html }
         return html.replacingCharacters(in: head, with: "<head>" + base)
@@ -196,14 +204,16 @@ enum ConsoleOutboxPages {
         return "<a href=\"\(url)\" class=\"mono\">\(url)</a>"
     }
 
-    /// Plain text with its `http(s)://` words made links; everything else escaped.
-    static func linkified(_ text: String) -> HTML {
+    /// Plain text with its `http(s)://` words made links; everything else escaped. A word equal to
+    /// `opening.app` links to `opening.emulator` instead (the app link and the emulator's own).
+    static func linkified(_ text: String, opening: (app: String, emulator: String)? = nil) -> HTML {
         var pieces: [HTML] = []
         var word = ""
         func flush() {
             guard !word.isEmpty else { return }
             if word.hasPrefix("https://") || word.hasPrefix("http://") {
-                pieces.append("<a href=\"\(word)\">\(word)</a>")
+                let target = word == opening?.app ? opening?.emulator ?? word : word
+                pieces.append("<a href=\"\(target)\">\(word)</a>")
             } else {
                 pieces.append("\(word)")
             }

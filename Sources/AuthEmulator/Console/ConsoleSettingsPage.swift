@@ -42,10 +42,10 @@ enum ConsoleSettingsPage {
             <section id="sign-in"><h2>Sign-in</h2>
             \(context.form("/settings", class: "card", """
             <input type="hidden" name="action" value="sign-in">
-            <label class="check"><input type="checkbox" name="allowDuplicateEmails"\(checked(config.allowDuplicateEmails))>
-            Allow several accounts with the same email (<code>signIn.allowDuplicateEmails</code>)</label>
-            <label class="check"><input type="checkbox" name="improvedEmailPrivacy"\(checked(config.improvedEmailPrivacy))>
-            Improved email privacy: no email enumeration (<code>emailPrivacyConfig.enableImprovedEmailPrivacy</code>)</label>
+            <label class="check setting"><input type="checkbox" name="allowDuplicateEmails"\(checked(config.allowDuplicateEmails))>
+            <span>Allow several accounts with the same email <code>signIn.allowDuplicateEmails</code></span></label>
+            <label class="check setting"><input type="checkbox" name="improvedEmailPrivacy"\(checked(config.improvedEmailPrivacy))>
+            <span>Improved email privacy: no email enumeration <code>emailPrivacyConfig.enableImprovedEmailPrivacy</code></span></label>
             <div class="actions"><button type="submit" class="primary">Save sign-in settings</button></div>
             """))</section>
             <section id="test-phone-numbers"><h2>Test phone numbers</h2>

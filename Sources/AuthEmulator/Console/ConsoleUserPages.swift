@@ -35,11 +35,11 @@ enum ConsoleUserPages {
             } ?? ""
             let providerMarks = providers.isEmpty ? ConsoleLayout.provider("anonymous") : HTML.joined(providers.map(ConsoleLayout.provider))
             return """
-                <tr><td class="mono"><a href="\(context.link("/user", [("uid", user.localId)]))">\(user.localId)</a>\(state)</td>\
-                <td>\(user.email)\(user.emailVerified == true ? " ✓" : "")\(relay)</td><td>\(user.displayName)</td>\
-                <td class="nowrap">\(user.phoneNumber)</td><td>\(providerMarks)</td>\
-                <td class="when">\(ConsoleLayout.shortTime(user.createdAt))</td>\
-                <td class="when">\(user.lastLoginAt.map(ConsoleLayout.shortTime) ?? "<span class=\"muted\">never</span>")</td></tr>
+                <tr><td class="mono uid"><a href="\(context.link("/user", [("uid", user.localId)]))">\(user.localId)</a>\(state)</td>\
+                <td data-label="Email">\(user.email)\(user.emailVerified == true ? " ✓" : "")\(relay)</td><td data-label="Name">\(user.displayName)</td>\
+                <td class="nowrap" data-label="Phone">\(user.phoneNumber)</td><td data-label="Providers">\(providerMarks)</td>\
+                <td class="when" data-label="Created">\(ConsoleLayout.shortTime(user.createdAt))</td>\
+                <td class="when" data-label="Last sign-in">\(user.lastLoginAt.map(ConsoleLayout.shortTime) ?? "<span class=\"muted\">never</span>")</td></tr>
                 """
         }
         var pager: [HTML] = []
