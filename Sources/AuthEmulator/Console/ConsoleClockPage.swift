@@ -23,7 +23,8 @@ enum ConsoleClockPage {
         let content: HTML = """
             \(ConsoleLayout.details([
                 ("Emulator time", "<strong id=\"clock-now\">\(clock.now().rfc3339)</strong>"),
-                ("Ahead of real time", ahead),
+                ("Compared with real time", ahead),
+                ("Real time", "<span id=\"clock-real\">\(Instant(millisecondsSinceEpoch: clock.now().millisecondsSinceEpoch - offset).rfc3339)</span>"),
             ]))
             <p class="muted">Token, code and session expiry follow this clock.</p>
             \(context.form("/clock", class: "card", """

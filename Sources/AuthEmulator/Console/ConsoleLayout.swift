@@ -196,10 +196,10 @@ enum ConsoleLayout {
         .subnav{display:flex;flex-wrap:wrap;gap:.4rem;margin:0 0 1rem;position:sticky;top:0;background:var(--bg);padding:.4rem 0;z-index:1}
         .subnav a{padding:.25rem .6rem;border:1px solid var(--line);border-radius:14px;background:#fff;text-decoration:none}
         .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,32rem),1fr));gap:0 1rem}
-        .cards>.card{min-width:0}section[id]{scroll-margin-top:3rem}
-        .copyable{display:flex;gap:.4rem;align-items:flex-start}.copyable>:first-child{flex:1 1 auto;min-width:0}
+        .cards>*{min-width:0}section[id]{scroll-margin-top:3rem}
+        .copyable{display:flex;gap:.4rem;align-items:flex-start;margin:.15rem 0 .6rem}.copyable>:first-child{flex:1 1 auto;min-width:0}
         pre.claims{margin:.25rem 0 .75rem}.split{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,20rem),1fr));gap:0 1rem}
-        .relay{font-size:.85rem;color:var(--muted)}
+        .relay{font-size:.85rem;color:var(--muted)}.card>h2:first-child,.card>h3:first-child,.card>p:first-of-type{margin-top:0}h3 .provider{font-size:1rem}
         .clock-offset{font-size:1.3rem;font-weight:600}
         .users td{word-break:normal}.users td.uid{white-space:nowrap;font-size:.8rem}.users td.when{white-space:nowrap}
         @media (max-width:40rem){.users thead{display:none}.users table,.users tbody,.users tr,.users td{display:block;width:100%}

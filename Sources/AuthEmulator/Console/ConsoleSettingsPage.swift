@@ -39,6 +39,7 @@ enum ConsoleSettingsPage {
         let content: HTML = """
             <nav class="subnav" aria-label="Sections">\(HTML.joined(sections.map { "<a href=\"#\($0.id)\">\($0.label)</a>" }))</nav>
             \(tenantNote)
+            <div class="cards">
             <section id="sign-in"><h2>Sign-in</h2>
             \(context.form("/settings", class: "card", """
             <input type="hidden" name="action" value="sign-in">
@@ -69,6 +70,7 @@ enum ConsoleSettingsPage {
             <section id="senders"><h2>Apple: registered senders of project \(projectId)</h2>
             <p class="muted">Mail to a relay address is relayed only from these senders; from any other it bounces.</p>
             \(ConsoleProviderPages.sendersForm(context, senders: senders, back: "settings"))</section>
+            </div>
             """
         return ConsoleLayout.page(context, .settings, title: "Settings", content)
     }
