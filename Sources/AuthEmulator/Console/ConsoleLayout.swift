@@ -58,11 +58,12 @@ enum ConsoleLayout {
     }
 
     /// `<dl>` of label and value pairs; a nil value shows as a dash.
-    static func details(_ pairs: [(String, HTML?)]) -> HTML {
+    /// `compact` keeps label and value side by side on a phone too (for short labels).
+    static func details(_ pairs: [(String, HTML?)], compact: Bool = false) -> HTML {
         let items = HTML.joined(pairs.map { pair -> HTML in
             "<dt>\(pair.0)</dt><dd>\(pair.1 ?? "<span class=\"muted\">—</span>")</dd>"
         })
-        return "<dl class=\"details\">\(items)</dl>"
+        return "<dl class=\"details\(compact ? " compact" : "")\">\(items)</dl>"
     }
 
     static func text(_ value: String?) -> HTML? { value.map { "\($0)" } }
@@ -208,6 +209,8 @@ enum ConsoleLayout {
         .users td[data-label]::before{content:attr(data-label);color:var(--muted);font-size:.8rem;display:inline-block;min-width:6.5rem}}
         label.setting{align-items:flex-start;margin:.3rem 0}label.setting input{margin-top:.3rem}
         label.setting code{display:block;color:var(--muted);word-break:break-all}
-        @media (max-width:40rem){main{padding:.6rem}.scroll td{white-space:nowrap;word-break:normal}form.switch{margin-left:0}dl.details{grid-template-columns:1fr}dl.details dt{margin-top:.4rem}}
+        @media (max-width:40rem){main{padding:.6rem}.scroll td{white-space:nowrap;word-break:normal}form.switch{margin-left:0}dl.details{grid-template-columns:1fr}dl.details dt{margin-top:.4rem}
+        dl.details.compact{grid-template-columns:max-content minmax(0,1fr);gap:.25rem .75rem}dl.details.compact dt{margin-top:0}
+        dl.details.compact dd{overflow-wrap:anywhere}}
         """
 }

@@ -143,14 +143,16 @@ enum ConsoleOutboxPages {
             \(message.delivery.forwardedTo.map { (address: String) -> HTML in " forwarded to <strong id=\"forwarded-to\">\(address)</strong>" } ?? "")\
             \(message.delivery.reason.map { (reason: String) -> HTML in "<br><span id=\"delivery-reason\">\(reason)</span>" } ?? "")
             """
+        // The subject is the page's heading; what the message lacks (an SMS's links) is left out.
         let facts = ConsoleLayout.details([
             ("From", ConsoleLayout.text(message.from)), ("To", ConsoleLayout.text(message.to)),
-            ("Subject", ConsoleLayout.text(message.subject)), ("Date", ConsoleLayout.instant(message.createdAt)),
-            ("Type", ConsoleLayout.text(message.requestType)), ("Tenant", ConsoleLayout.text(message.scope.tenantId)),
+            ("Date", ConsoleLayout.instant(message.createdAt)),
+            ("Type", ConsoleLayout.badge(message.requestType, kind: "type")),
+            ("Tenant", message.scope.tenantId.map { ConsoleLayout.badge($0, kind: "tenant") } ?? "<span class=\"muted\">none (the project)</span>"),
             ("Delivery", deliveryFacts), ("Code", message.oobCode.map { "<code>\($0)</code>" }),
             ("Action link", link(message.oobLink)), ("App link", link(message.appLink)),
             ("Continue URL", link(message.continueUrl)),
-        ])
+        ].filter { $0.1 != nil }, compact: true)
         let views = message.html.isEmpty ? ["text", "headers", "raw"] : ["html", "text", "headers", "raw"]
         let view = context.query("view").flatMap { views.contains($0) ? $0 : nil } ?? views[0]
         let tabs = HTML.joined(views.map { name -> HTML in
