@@ -97,6 +97,36 @@ import Testing
         #expect(Self.ids(in: tenantPage).count == 46)
     }
 
+    static func attribute(_ name: String, in page: String) throws -> String {
+        let start = try #require(page.range(of: " \(name)=\"")?.upperBound)
+        return String(page[start...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    @Test func theInboxLearnsOfANewMessageFromASuspendedRequest() async throws {
+        let emulator = try TestEmulator()
+        _ = try emulator.admin("accounts", ["email": "ada@example.com", "password": "secret123"])
+        try Self.fillOutbox(emulator, count: 3)
+        let browser = Browser(emulator: emulator)
+        let page = ConsoleTests.withoutConsoleScript(try browser.page("/emulator/ui/outbox?type=PASSWORD_RESET"))
+        let key = try Self.attribute("data-live-key", in: page)
+        let source = try Self.attribute("data-live-src", in: page)
+        #expect(source == "/emulator/ui/outbox/changes?type=PASSWORD_RESET")
+        // A key out of date is answered at once with the current one.
+        let stale = try browser.get(source + "&key=old")
+        #expect(stale.status == 200)
+        #expect(try JSONValue(parsing: stale.body)["key"]?.stringValue == key)
+        // The current key waits, with no worker held, until a message arrives.
+        let waiting = Task.detached { try browser.get(source + "&key=" + key).body }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(emulator.emulator.environment.outboxWaiters.count == 1)
+        _ = try emulator.admin("accounts:sendOobCode", ["requestType": "PASSWORD_RESET", "email": "ada@example.com"])
+        let answer = try await waiting.value
+        let newKey = try #require(try JSONValue(parsing: answer)["key"]?.stringValue)
+        #expect(newKey != key)
+        #expect(newKey.hasPrefix("4-"))
+        #expect(emulator.emulator.environment.outboxWaiters.count == 0)
+    }
+
     @Test func aMessageHasHTMLTextHeadersAndRawSourceViews() throws {
         let emulator = try TestEmulator()
         _ = try emulator.admin("accounts", ["email": "ada@example.com", "password": "secret123", "displayName": "Ada"])

@@ -121,8 +121,9 @@ enum ConsoleLayout {
     }
 
     /// The console's one script, progressive enhancement only: copy buttons, and a live region
-    /// (`data-live-key`) refreshed by polling this page while it is visible. Every page works
-    /// without it. Polling, not a held-open stream, so no HTTP worker waits on a browser tab.
+    /// (`data-live-key`) that asks `data-live-src` to answer once the key is out of date (a
+    /// suspended long poll, so no HTTP worker waits on the tab), then fetches this page again
+    /// and swaps the region in. Every page works without it.
     static let script: HTML = """
         (function(){
         document.querySelectorAll('button[data-copy]').forEach(function(b){b.hidden=false;b.addEventListener('click',function(){
@@ -132,9 +133,13 @@ enum ConsoleLayout {
         if(t.select){t.select()}document.execCommand('copy');done()}})});
         var live=document.querySelector('[data-live-key]');if(!live||!window.fetch||!window.DOMParser)return;
         var note=document.getElementById('live-note');if(note){note.hidden=false}
-        setInterval(function(){if(document.hidden)return;fetch(location.href,{headers:{Accept:'text/html'}}).then(function(r){return r.text()})
-        .then(function(text){var next=new DOMParser().parseFromString(text,'text/html').querySelector('[data-live-key]');
-        if(next&&next.dataset.liveKey!==live.dataset.liveKey){live.replaceWith(next);live=next}}).catch(function(){})},2000);
+        function refresh(){return fetch(location.href,{headers:{Accept:'text/html'}}).then(function(r){return r.text()}).then(function(text){
+        var next=new DOMParser().parseFromString(text,'text/html').querySelector('[data-live-key]');
+        if(next){live.replaceWith(next);live=next;var n=document.getElementById('live-note');if(n){n.hidden=false}}})}
+        function watch(){var src=live.dataset.liveSrc;src+=(src.indexOf('?')<0?'?':'&')+'key='+encodeURIComponent(live.dataset.liveKey);
+        fetch(src,{headers:{Accept:'application/json'}}).then(function(r){if(!r.ok)throw r;return r.json()}).then(function(a){
+        return a.key!==live.dataset.liveKey?refresh():null}).then(function(){setTimeout(watch,300)},function(){setTimeout(watch,5000)})}
+        watch();
         })();
         """
 

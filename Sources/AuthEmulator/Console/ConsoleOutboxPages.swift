@@ -14,12 +14,7 @@ enum ConsoleOutboxPages {
         let context = ConsoleContext(request)
         let to = context.query("to")?.trimmingCharacters(in: .whitespaces)
         let type = context.query("type")
-        var query = OutboxInboxQuery()
-        query.to = to.map(EmailAddress.canonical)
-        query.requestType = type
-        query.tenantId = context.scope.tenantId
-        query.status = context.query("status").flatMap(Delivery.Status.init(rawValue:))
-        query.before = context.query("before").flatMap { Int64($0) }
+        let query = inboxQuery(context)
         let (page, counts) = try context.environment.store.read { store in
             (
                 try store.outbox.inboxPage(projectId: context.scope.projectId, query, limit: pageSize + 1),
@@ -29,7 +24,7 @@ enum ConsoleOutboxPages {
         let messages = Array(page.prefix(pageSize))
         // What this view shows: the filters and where the page starts (not the status or cursor).
         var filters: [(String, String)] = []
-        if let to { filters.append(("to", to)) }
+        if let to, !to.isEmpty { filters.append(("to", to)) }
         if let type { filters.append(("type", type)) }
         let statusQuery = query.status.map { [("status", $0.rawValue)] } ?? []
 
@@ -50,10 +45,11 @@ enum ConsoleOutboxPages {
         let list: HTML = rows.isEmpty
             ? "<p class=\"empty\">\(query.before == nil ? "No messages." : "No older messages.")</p>"
             : "<ol class=\"inbox\">\(rows)</ol>"
-        // The key changes whenever a message arrives, goes or changes status: the live script
-        // swaps the region only then.
-        let liveKey = "\(messages.first?.id ?? 0)-\(counts[.delivered] ?? 0)-\(counts[.relayed] ?? 0)-\(counts[.bounced] ?? 0)"
-        let live: HTML = query.before == nil ? " data-live-key=\"\(liveKey)\"" : ""
+        // The first page refreshes itself when the script runs: it asks `outbox/changes` to
+        // answer once this key is out of date, then fetches the page again.
+        let key = liveKey(newest: messages.first, counts: counts)
+        let changes = context.link("/outbox/changes", filters + statusQuery)
+        let live: HTML = query.before == nil ? " data-live-key=\"\(key)\" data-live-src=\"\(changes)\"" : ""
         let types = HTML.joined(OutboxOperations.messageTypes.sorted().map { name -> HTML in
             let selected: HTML = name == type ? " selected" : ""
             return "<option value=\"\(name)\"\(selected)>\(name)</option>"
@@ -77,6 +73,56 @@ enum ConsoleOutboxPages {
             \(context.button("/outbox", action: "delete-all", label: "Delete every message of project \(context.scope.projectId)", danger: true))
             """
         return ConsoleLayout.page(context, .outbox, title: "Outbox", content)
+    }
+
+    /// The filters of an inbox request: recipient, type, status, the console's tenant, the page.
+    private static func inboxQuery(_ context: ConsoleContext) -> OutboxInboxQuery {
+        var query = OutboxInboxQuery()
+        query.to = (context.query("to")?.trimmingCharacters(in: .whitespaces)).flatMap { $0.isEmpty ? nil : EmailAddress.canonical($0) }
+        query.requestType = context.query("type")
+        query.tenantId = context.scope.tenantId
+        query.status = context.query("status").flatMap(Delivery.Status.init(rawValue:))
+        query.before = context.query("before").flatMap { Int64($0) }
+        return query
+    }
+
+    /// Changes whenever a message arrives, goes, or the counts move.
+    private static func liveKey(newest: OutboxMessage?, counts: [Delivery.Status: Int]) -> String {
+        "\(newest?.id ?? 0)-\(counts[.delivered] ?? 0)-\(counts[.relayed] ?? 0)-\(counts[.bounced] ?? 0)"
+    }
+
+    static let liveWaitSeconds = 25.0
+
+    // MARK: GET /emulator/ui/outbox/changes?key=…
+
+    /// `{"key": …}` as soon as the inbox's live key (same filters) differs from `key`, or after
+    /// `liveWaitSeconds` with the current one. A suspended answer, like the outbox API's
+    /// `waitSeconds`: no HTTP worker waits on a tab that leaves it open.
+    static func changes(_ request: OperationRequest) throws -> OperationResult {
+        let context = ConsoleContext(request)
+        var query = inboxQuery(context)
+        query.before = nil
+        let known = context.query("key") ?? ""
+        let store = context.environment.store
+        let projectId = context.scope.projectId
+        let waiters = context.environment.outboxWaiters
+        let read: @Sendable () throws -> String = { [query] in
+            try store.read { store in
+                liveKey(newest: try store.outbox.inboxPage(projectId: projectId, query, limit: 1).first,
+                    counts: try store.outbox.inboxCounts(projectId: projectId, query))
+            }
+        }
+        let current = try read()
+        guard current == known else { return .json(["key": .string(current)]) }
+        return .deferred { answer in
+            waiters.wait(projectId: projectId, seconds: liveWaitSeconds) {
+                guard let now = try? read(), now != known else { return false }
+                answer.complete(.json(["key": .string(now)]))
+                return true
+            } onTimeout: {
+                answer.complete(.json(["key": .string((try? read()) ?? known)]))
+            }
+        }
     }
 
     /// One inbox row: recipient and time; subject, type, tenant and status; the first words of

@@ -24,6 +24,7 @@ enum ConsoleRoutes {
         Route("POST", "\(base)/user", form("user.action", ConsoleUserPages.userAction)),
         Route("GET", "\(base)/outbox", page("outbox", ConsoleOutboxPages.list)),
         Route("POST", "\(base)/outbox", form("outbox.action", ConsoleOutboxPages.listAction)),
+        Route("GET", "\(base)/outbox/changes", page("outbox.changes", ConsoleOutboxPages.changes)),
         Route("GET", "\(base)/message", page("message", ConsoleOutboxPages.message)),
         Route("GET", "\(base)/providers", page("providers", ConsoleProviderPages.show)),
         Route("POST", "\(base)/providers", form("providers.action", ConsoleProviderPages.action)),
