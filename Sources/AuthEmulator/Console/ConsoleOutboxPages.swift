@@ -22,7 +22,7 @@ enum ConsoleOutboxPages {
             )
         }
         let messages = Array(page.prefix(pageSize))
-        // What this view shows: the filters and where the page starts (not the status or cursor).
+        // The filters every link keeps (recipient, type); links add the status and cursor they want.
         var filters: [(String, String)] = []
         if let to, !to.isEmpty { filters.append(("to", to)) }
         if let type { filters.append(("type", type)) }

@@ -103,9 +103,10 @@ enum ConsoleProviderPages {
         return ConsoleLayout.page(context, .providers, title: "Fake identity providers and Apple's relay", content)
     }
 
-    /// The registered senders, one a line; posted to the providers page's `senders` action.
-    static func sendersForm(_ context: ConsoleContext, senders: [String], back: String = "providers") -> HTML {
-        context.form("/providers", [("back", back)], class: "card", """
+    /// The registered senders, one a line; posted to the providers page's `senders` action, which
+    /// sends the browser back to the settings page when `backToSettings`.
+    static func sendersForm(_ context: ConsoleContext, senders: [String], backToSettings: Bool = false) -> HTML {
+        context.form("/providers", backToSettings ? [("back", "settings")] : [], class: "card", """
             <input type="hidden" name="action" value="senders">
             <label>One address a line <textarea name="senders" rows="3" class="mono">\(senders.joined(separator: "\n"))</textarea></label>
             <div class="actions"><button type="submit">Save senders</button></div>

@@ -69,7 +69,7 @@ enum ConsoleSettingsPage {
             """))</section>
             <section id="senders"><h2>Apple: registered senders of project \(projectId)</h2>
             <p class="muted">Mail to a relay address is relayed only from these senders; from any other it bounces.</p>
-            \(ConsoleProviderPages.sendersForm(context, senders: senders, back: "settings"))</section>
+            \(ConsoleProviderPages.sendersForm(context, senders: senders, backToSettings: true))</section>
             </div>
             """
         return ConsoleLayout.page(context, .settings, title: "Settings", content)
