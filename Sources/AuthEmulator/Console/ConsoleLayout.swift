@@ -212,7 +212,7 @@ enum ConsoleLayout {
         .users tr{border-bottom:1px solid var(--line);padding:.45rem .6rem}.users tr:last-child{border-bottom:0}
         .users td,.users .scroll td{border:0;padding:.05rem 0;white-space:normal;overflow-wrap:anywhere}.users td:empty{display:none}
         .users td[data-label]::before{content:attr(data-label);color:var(--muted);font-size:.8rem;display:inline-block;min-width:6.5rem}}
-        label.setting{align-items:flex-start;margin:.3rem 0}label.setting input{margin-top:.3rem}
+        th[scope=row]{width:1%;background:#f6f7f9}label.setting{align-items:flex-start;margin:.3rem 0}label.setting input{margin-top:.3rem}
         label.setting code{display:block;color:var(--muted);word-break:break-all}
         @media (max-width:40rem){main{padding:.6rem}.scroll td{white-space:nowrap;word-break:normal}form.switch{margin-left:0}dl.details{grid-template-columns:1fr}dl.details dt{margin-top:.4rem}
         dl.details.compact{grid-template-columns:max-content minmax(0,1fr);gap:.25rem .75rem}dl.details.compact dt{margin-top:0}
