@@ -324,6 +324,8 @@ def test_every_page_fits_a_laptop_and_a_phone(busy, browser):
         page_at(driver, f"{ui}/users?q=apple.com", width, "users-search-provider")
         found = driver.find_elements(By.CSS_SELECTOR, ".users tbody tr")
         assert len(found) == 1 and busy["relay"] in found[0].text and "forwarding" in found[0].text
+        page_at(driver, found[0].find_element(By.TAG_NAME, "a").get_attribute("href"), width, "user-detail")
+        assert "Apple relay → ada@example.com, forwarding" in driver.find_element(By.CSS_SELECTOR, "dl.details").text
         page_at(driver, f"{ui}/users/delete-all", width, "users-delete-all")
         assert f"{PASSWORD_USERS + 2} users" in driver.find_element(By.ID, "confirm-delete-all").text
         page_at(driver, f"{ui}/users/new", width, "user-new")

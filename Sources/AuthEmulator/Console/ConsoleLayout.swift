@@ -155,7 +155,7 @@ enum ConsoleLayout {
         form.switch{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin-left:auto;font-size:.85rem}
         form.switch input{padding:.2rem .35rem;border:1px solid #555;border-radius:4px;background:#2b3038;color:#fff}
         form.switch button{padding:.2rem .6rem}
-        main{max-width:80rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;margin:.4rem 0 .8rem}h2{font-size:1.1rem;margin:1.4rem 0 .5rem}
+        main{max-width:80rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;margin:.4rem 0 .8rem;overflow-wrap:anywhere}h2{font-size:1.1rem;margin:1.4rem 0 .5rem}
         .flash{padding:.5rem .75rem;border-radius:6px;border:1px solid}.ok{background:#e6f4ea;border-color:#9ccfa8}
         .bad{background:#fce8e6;border-color:#f1a9a0}
         .scroll{overflow-x:auto;background:#fff;border:1px solid var(--line);border-radius:6px}

@@ -255,7 +255,7 @@ enum ConsoleUserPages {
         }
         let here = [("uid", user.localId)]
         let providers = user.providerUserInfo.map { info -> HTML in
-            "<tr><td>\(info.providerId)</td><td class=\"mono\">\(info.rawId)</td><td>\(info.email)</td><td>\(info.displayName)</td><td>\(info.phoneNumber)</td></tr>"
+            "<tr><td>\(ConsoleLayout.provider(info.providerId))</td><td class=\"mono\">\(info.rawId)</td><td>\(info.email)</td><td>\(info.displayName)</td><td>\(info.phoneNumber)</td></tr>"
         }
         let factors = user.mfaEnrollments.map { factor -> HTML in
             let kind: HTML = switch factor.factor {
@@ -283,7 +283,7 @@ enum ConsoleUserPages {
             ("Last refresh", ConsoleLayout.instant(user.lastRefreshAt)),
             ("Tokens valid since", validSince.map { "\(ConsoleLayout.instant($0) ?? "") <span class=\"muted\">(validSince \(String($0.secondsSinceEpoch)))</span>" }),
             ("Passkeys", user.passkeys.isEmpty ? nil : "\(user.passkeys.count)"),
-        ])
+        ], compact: true)
         let emailActions: HTML = user.email == nil ? "" : context.form("/user", here, class: "card", """
             <input type="hidden" name="action" value="send-email">
             <div class="grid">
