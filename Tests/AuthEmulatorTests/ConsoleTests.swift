@@ -28,7 +28,7 @@ import Testing
         /// Posts a form as a browser does from the console itself (same-origin headers), with a
         /// token taken from `tokenFrom` unless `fields` has one.
         func post(
-            _ path: String, _ fields: [(String, String)], tokenFrom page: String = "/emulator/ui/users",
+            _ path: String, _ fields: [(String, String)], tokenFrom page: String = "/emulator/ui/users/new",
             headers: [(String, String)] = [("Origin", "http://localhost"), ("Sec-Fetch-Site", "same-origin")]
         ) throws -> RawHTTPConnection.Response {
             var fields = fields
@@ -39,7 +39,7 @@ import Testing
         }
 
         /// Posts, expects a 303 back into the console, and answers the page it leads to.
-        func submit(_ path: String, _ fields: [(String, String)], tokenFrom page: String = "/emulator/ui/users") throws -> (location: String, page: String) {
+        func submit(_ path: String, _ fields: [(String, String)], tokenFrom page: String = "/emulator/ui/users/new") throws -> (location: String, page: String) {
             let response = try post(path, fields, tokenFrom: page)
             #expect(response.status == 303, "POST \(path): \(response.status) \(response.text)")
             let location = try #require(response.header("Location"))
@@ -58,19 +58,26 @@ import Testing
         return String(page[start...].prefix { $0 != "\"" })
     }
 
+    /// The page without the console's own script, the only one a page may carry.
+    static func withoutConsoleScript(_ page: String) -> String {
+        page.replacingOccurrences(of: "<script>\(ConsoleLayout.script)</script>", with: "")
+    }
+
     static func query(_ location: String, _ name: String) -> String? {
         URLComponents(string: location)?.queryItems?.first { $0.name == name }?.value
     }
 
     @Test func everyPageRendersWithTheProjectShownLoudly() throws {
         let browser = Browser(emulator: try TestEmulator())
-        for path in ["/emulator/ui", "/emulator/ui/", "/emulator/ui/users", "/emulator/ui/users/new", "/emulator/ui/outbox",
-            "/emulator/ui/providers", "/emulator/ui/clock"]
+        for path in ["/emulator/ui", "/emulator/ui/", "/emulator/ui/users", "/emulator/ui/users/new", "/emulator/ui/users/delete-all",
+            "/emulator/ui/outbox", "/emulator/ui/providers", "/emulator/ui/clock", "/emulator/ui/settings"]
         {
             let page = try browser.page(path)
             #expect(page.contains("<strong id=\"project-id\">\(TestEmulator.project)</strong>"), "\(path)")
             #expect(page.contains("name=\"viewport\""))
-            #expect(!page.contains("<script"), "\(path) needs no script")
+            // One script, the console's own progressive enhancement, and nothing else.
+            #expect(page.contains("<script>\(ConsoleLayout.script)</script>"), "\(path)")
+            #expect(!Self.withoutConsoleScript(page).contains("<script"), "\(path) carries another script")
         }
         #expect(try browser.get("/emulator/ui/user?uid=nobody").status == 404)
         #expect(try browser.get("/emulator/ui/message?id=42").status == 404)
@@ -164,7 +171,11 @@ import Testing
         let message = try #require(try emulator.send("GET", "/emulator/v1/projects/\(TestEmulator.project)/messages/latest")["id"]?.stringValue)
         let shown = try browser.page("/emulator/ui/message?id=\(message)")
         #expect(shown.contains("forwarded to <strong id=\"forwarded-to\">ada@example.com</strong>"))
-        #expect(shown.contains("<iframe class=\"mail\" sandbox srcdoc=\"&lt;!DOCTYPE html&gt;"))
+        // A sandbox without scripts; its links may take the tab to the emulator's action page.
+        #expect(shown.contains(
+            "<iframe class=\"mail\" sandbox=\"allow-top-navigation-by-user-activation allow-popups allow-popups-to-escape-sandbox\" srcdoc=\"&lt;!DOCTYPE html&gt;"))
+        #expect(shown.contains("&lt;base target=&quot;_top&quot;&gt;"))
+        #expect(!shown.contains("allow-scripts"))
         #expect(shown.contains("<a href=\"http://localhost/emulator/action?mode=signIn"))
         #expect(shown.contains("<dd>noreply@\(TestEmulator.project).firebaseapp.com</dd>"))
 
@@ -207,27 +218,38 @@ import Testing
         #expect(refused.page.contains("MISSING_PHONE_NUMBER"))
     }
 
-    @Test func usersArePagedByUid() throws {
+    @Test func usersArePagedNewestFirst() throws {
         let emulator = try TestEmulator()
+        // 120 users a second apart, and two more in the same millisecond (the uid breaks the tie).
         try emulator.emulator.environment.write(in: UserScope(projectId: TestEmulator.project)) { transaction in
-            for index in 0..<120 {
-                var user = UserRecord(localId: "u" + String(index).leftPadded(to: 3), scope: transaction.scope, createdAt: transaction.now)
+            for index in 0..<122 {
+                let second = min(index, 119)
+                var user = UserRecord(
+                    localId: "u" + String(index).leftPadded(to: 3), scope: transaction.scope,
+                    createdAt: transaction.now.adding(seconds: Int64(second)))
                 user.email = "person\(index)@example.com"
                 try transaction.users.save(&user)
             }
         }
         let browser = Browser(emulator: emulator)
+        var seen: [String] = []
+        var path = "/emulator/ui/users"
+        for _ in 0..<4 {
+            let page = try browser.page(path)
+            seen += page.components(separatedBy: "href=\"/emulator/ui/user?uid=").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+            guard let next = page.range(of: "\" rel=\"next\"")?.lowerBound else { break }
+            let before = page[..<next]
+            let start = try #require(before.range(of: "href=\"", options: .backwards)).upperBound
+            path = String(before[start...]).replacingOccurrences(of: "&amp;", with: "&")
+        }
+        let expected = ["u121", "u120", "u119"] + (0..<119).reversed().map { "u" + String($0).leftPadded(to: 3) }
+        #expect(seen == expected)
         let first = try browser.page("/emulator/ui/users")
-        #expect(first.contains("120 users in this project"))
-        #expect(first.contains(">u049</a>"))
-        #expect(!first.contains(">u050</a>"))
-        #expect(first.contains("href=\"/emulator/ui/users?after=u049\" rel=\"next\""))
-        let third = try browser.page("/emulator/ui/users?after=u099")
-        #expect(third.contains(">u100</a>"))
-        #expect(third.contains(">u119</a>"))
-        #expect(!third.contains("rel=\"next\""))
+        #expect(first.contains("122 users in this project, newest first"))
+        #expect(first.contains("<th>Last sign-in</th>"))
         let search = try browser.page("/emulator/ui/users?q=u11")
         #expect(search.components(separatedBy: "href=\"/emulator/ui/user?uid=").count - 1 == 10)
+        #expect(try browser.get("/emulator/ui/users?after=garbage").status == 200)
     }
 
     @Test func postsWithoutAValidTokenOrFromAnotherSiteAreRefused() throws {
@@ -275,15 +297,15 @@ import Testing
         ])
         _ = try emulator.admin("accounts:update", ["localId": "evil\"><script>x</script>", "customAttributes": #"{"note":"</pre><script>y</script>"}"#])
         let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;"
-        let list = try browser.page("/emulator/ui/users")
+        let list = Self.withoutConsoleScript(try browser.page("/emulator/ui/users"))
         #expect(list.contains(escaped))
         #expect(!list.contains("<script"))
-        let detail = try browser.page("/emulator/ui/user?uid=\(URIComponent.encode("evil\"><script>x</script>"))")
+        let detail = Self.withoutConsoleScript(try browser.page("/emulator/ui/user?uid=\(URIComponent.encode("evil\"><script>x</script>"))"))
         #expect(detail.contains(escaped))
         #expect(!detail.contains("<script"))
         #expect(detail.contains("&lt;/pre&gt;&lt;script&gt;y&lt;/script&gt;"))
         // A flash message in the query is text, never markup.
-        let flashed = try browser.page("/emulator/ui/clock?flash=%3Cscript%3Ez%3C%2Fscript%3E&error=%3Cb%3E")
+        let flashed = Self.withoutConsoleScript(try browser.page("/emulator/ui/clock?flash=%3Cscript%3Ez%3C%2Fscript%3E&error=%3Cb%3E"))
         #expect(flashed.contains("role=\"status\">&lt;script&gt;z&lt;/script&gt;</p>"))
         #expect(!flashed.contains("<script") && !flashed.contains("<b>"))
         // A hostile display name in an email's HTML stays inside the sandboxed frame's escaped srcdoc.
@@ -291,9 +313,13 @@ import Testing
             ("action", "send-email"), ("requestType", "PASSWORD_RESET"),
         ])
         let message = try #require(try emulator.send("GET", "/emulator/v1/projects/\(TestEmulator.project)/messages/latest")["id"]?.stringValue)
-        let shown = try browser.page("/emulator/ui/message?id=\(message)")
-        #expect(!shown.contains("<script"))
-        #expect(shown.contains("sandbox srcdoc=\""))
+        for view in ["html", "text", "headers", "raw"] {
+            let shown = Self.withoutConsoleScript(try browser.page("/emulator/ui/message?id=\(message)&view=\(view)"))
+            #expect(!shown.contains("<script"), "\(view)")
+            if view == "text" || view == "raw" { #expect(shown.contains("&lt;script&gt;alert(1)"), "\(view)") }
+        }
+        // The outbox's list shows the preview escaped too.
+        #expect(!Self.withoutConsoleScript(try browser.page("/emulator/ui/outbox")).contains("<script"))
     }
 
     @Test func providersPageMintsRotatesAndSetsSenders() throws {

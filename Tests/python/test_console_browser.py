@@ -6,6 +6,7 @@ user's page, and opens the relayed message in the outbox. Screenshots of the mai
 `.build/console-screenshots/` (outside git); the path is printed.
 """
 
+import hashlib
 import shutil
 import time
 from datetime import datetime
@@ -121,22 +122,30 @@ def test_apple_user_with_hidden_email_gets_a_relayed_sign_in_link(console, brows
 
     # The outbox shows it relayed; its page renders the email.
     click_and_wait(driver, driver.find_element(By.LINK_TEXT, "Outbox"))
-    row = driver.find_element(By.CSS_SELECTOR, "tbody tr")
-    assert relay_address in row.text
-    assert row.find_element(By.CSS_SELECTOR, ".badge").text == "relayed"
+    row = driver.find_element(By.CSS_SELECTOR, "ol.inbox > li")
+    assert relay_address in row.text and "→ ada@example.com" in row.text
+    assert row.find_element(By.CSS_SELECTOR, ".badge.relayed").text == "relayed"
     shoot(driver, "outbox")
     click_and_wait(driver, row.find_element(By.TAG_NAME, "a"))
     assert driver.find_element(By.ID, "forwarded-to").text == "ada@example.com"
     action_link = driver.find_element(By.XPATH, "//dt[text()='Action link']/following-sibling::dd[1]/a")
     assert "mode=signIn" in action_link.get_attribute("href")
     frame = driver.find_element(By.CSS_SELECTOR, "iframe.mail")
-    assert frame.get_attribute("sandbox") == ""
+    assert "allow-scripts" not in frame.get_attribute("sandbox")
+    shoot(driver, "message")
+    driver.execute_script("window.consoleTestOldPage = true")
     driver.switch_to.frame(frame)
     mail = driver.find_element(By.TAG_NAME, "body").text
     assert "Hello Ada" in mail and "sign in" in mail
-    assert driver.find_elements(By.TAG_NAME, "a"), "the email's link is in its HTML"
+    links = driver.find_elements(By.TAG_NAME, "a")
+    assert links, "the email's link is in its HTML"
+    # A click on the email's link leaves the frame: the emulator's action page fills the tab.
+    links[0].click()
     driver.switch_to.default_content()
-    shoot(driver, "message")
+    WebDriverWait(driver, 10, ignored_exceptions=[WebDriverException]).until(
+        lambda d: d.execute_script("return !window.consoleTestOldPage && document.readyState === 'complete'"))
+    assert "/emulator/action?" in driver.current_url
+    driver.back()
 
     # The same message over the API: relayed to the real address behind the relay.
     latest = requests.get(f"{base}/emulator/v1/projects/{PROJECT_ID}/messages/latest", timeout=10).json()
@@ -197,3 +206,224 @@ def test_a_form_posted_from_another_site_is_refused(console, browser):
     after = requests.get(f"{base}/emulator/v1/clock", timeout=10).json()["now"]
     moved = datetime.fromisoformat(after.replace("Z", "+00:00")) - datetime.fromisoformat(before.replace("Z", "+00:00"))
     assert moved.total_seconds() < 60, f"the refused post moved the clock from {before} to {after}"
+
+
+# --- Every page at a laptop's and a phone's width, on a busy project -------------------------
+
+WIDTHS = (1280, 390)
+IDENTITY_TOOLKIT = "/identitytoolkit.googleapis.com"
+OWNER = {"Authorization": "Bearer owner"}
+PASSWORD_USERS = 60
+RESETS = 205
+
+
+@pytest.fixture(scope="module")
+def busy():
+    """An emulator with more users than a page and more messages than the old 200 limit: relayed,
+    bounced and delivered mail, a tenant and its own message, a moved clock."""
+    running = start_emulator()
+    base = f"http://{running.host}"
+    session = requests.Session()
+
+    def call(method, path, **kwargs):
+        response = session.request(method, base + path, timeout=10, **kwargs)
+        assert response.status_code == 200, f"{method} {path}: {response.status_code} {response.text}"
+        return response.json()
+
+    def send_reset(email, tenant=None):
+        body = {"requestType": "PASSWORD_RESET", "email": email}
+        if tenant:
+            body["tenantId"] = tenant
+        call("POST", f"{IDENTITY_TOOLKIT}/v1/projects/{PROJECT_ID}/accounts:sendOobCode", headers=OWNER, json=body)
+
+    try:
+        for index in range(PASSWORD_USERS):
+            call("POST", f"{IDENTITY_TOOLKIT}/v1/projects/{PROJECT_ID}/accounts", headers=OWNER,
+                 json={"email": f"person{index:02}@example.com", "password": "secret123",
+                       "displayName": f"Person {index:02}"})
+        for index in range(RESETS):
+            send_reset(f"person{index % PASSWORD_USERS:02}@example.com")
+        # An Apple user behind the relay (relayed mail), and an address Apple never handed out (bounced).
+        minted = call("POST", "/emulator/v1/idp/apple.com/tokens",
+                      json={"email": "ada@example.com", "hideEmail": True, "emailVerified": True})
+        signed_in = call("POST", f"{IDENTITY_TOOLKIT}/v1/accounts:signInWithIdp?key=any",
+                         json={"requestUri": "http://localhost", "postBody": minted["postBody"],
+                               "returnSecureToken": True})
+        relay_address = signed_in["email"]
+        call("POST", f"{IDENTITY_TOOLKIT}/v1/accounts:sendOobCode?key=any",
+             json={"requestType": "VERIFY_EMAIL", "idToken": signed_in["idToken"]})
+        call("POST", f"{IDENTITY_TOOLKIT}/v1/projects/{PROJECT_ID}/accounts", headers=OWNER,
+             json={"email": "ghost@privaterelay.appleid.com", "password": "secret123"})
+        send_reset("ghost@privaterelay.appleid.com")
+        tenant = call("POST", f"{IDENTITY_TOOLKIT}/v2/projects/{PROJECT_ID}/tenants", headers=OWNER,
+                      json={"displayName": "Team A", "allowPasswordSignup": True})["tenantId"]
+        call("POST", f"{IDENTITY_TOOLKIT}/v1/projects/{PROJECT_ID}/tenants/{tenant}/accounts", headers=OWNER,
+             json={"email": "member@example.com", "password": "secret123"})
+        send_reset("member@example.com", tenant=tenant)
+        call("POST", "/emulator/v1/clock:advance", json={"seconds": 6 * 3600 + 35 * 60})
+        yield {"emulator": running, "base": base, "relay": relay_address, "tenant": tenant,
+               "messages": RESETS + 3, "session": session}
+    finally:
+        session.close()
+        stop_emulator(running)
+
+
+def page_at(driver, url, width, name):
+    """Opens `url` at `width` px, checks that nothing sticks out sideways, and keeps a screenshot."""
+    driver.set_window_size(width, 900)
+    driver.get(url)
+    overflow = driver.execute_script(
+        "return [document.documentElement.scrollWidth, window.innerWidth]")
+    # What a person sees first, then the whole page.
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    assert driver.save_screenshot(str(SCREENSHOTS / f"{name}-{width}-top.png"))
+    shoot(driver, f"{name}-{width}")
+    driver.set_window_size(width, 900)
+    assert overflow[0] <= overflow[1], f"{name} at {width} px is {overflow[0]} px wide (window {overflow[1]})"
+    assert driver.find_element(By.ID, "project-id").text == PROJECT_ID
+
+
+def test_every_page_fits_a_laptop_and_a_phone(busy, browser):
+    base, driver = busy["base"], browser
+    ui = f"{base}/emulator/ui"
+    messages = busy["messages"]
+    latest = busy["session"].get(f"{base}/emulator/v1/projects/{PROJECT_ID}/messages/latest", timeout=10).json()
+    bounced = busy["session"].get(f"{base}/emulator/v1/projects/{PROJECT_ID}/messages",
+                                  params={"to": "ghost@privaterelay.appleid.com"}, timeout=10).json()["messages"][0]
+    for width in WIDTHS:
+        # Outbox: newest first, counts per status, a preview line, the bounce's reason in the list.
+        page_at(driver, f"{ui}/outbox", width, "outbox")
+        counts = {tab.get_attribute("data-status"): int(tab.find_element(By.CLASS_NAME, "count").text)
+                  for tab in driver.find_elements(By.CSS_SELECTOR, "nav.tabs a")}
+        assert counts == {"all": messages, "delivered": messages - 2, "relayed": 1, "bounced": 1}, counts
+        rows = driver.find_elements(By.CSS_SELECTOR, "ol.inbox > li")
+        assert len(rows) == 50
+        ids = [int(row.get_attribute("data-id")) for row in rows]
+        assert ids == sorted(ids, reverse=True) and ids[0] == int(latest["id"])
+        assert rows[0].find_element(By.CLASS_NAME, "preview").text.startswith("Hello")
+        ghost = driver.find_element(By.CSS_SELECTOR, f"li[data-id='{bounced['id']}']")
+        assert "Unknown relay address" in ghost.find_element(By.CLASS_NAME, "reason").text
+        # A badge never breaks inside a word: each is one line high.
+        for badge in rows[0].find_elements(By.CLASS_NAME, "badge"):
+            assert badge.size["height"] < 30, f"badge {badge.text!r} wraps at {width} px"
+
+        page_at(driver, f"{ui}/outbox?status=bounced", width, "outbox-bounced")
+        assert len(driver.find_elements(By.CSS_SELECTOR, "ol.inbox > li")) == 1
+        page_at(driver, f"{ui}/outbox?tenant={busy['tenant']}", width, "outbox-tenant")
+        tenant_rows = driver.find_elements(By.CSS_SELECTOR, "ol.inbox > li")
+        assert len(tenant_rows) == 1 and f"tenant {busy['tenant']}" in tenant_rows[0].text
+
+        # The message's tabs.
+        for view in ("html", "text", "headers", "raw"):
+            page_at(driver, f"{ui}/message?id={latest['id']}&view={view}", width, f"message-{view}")
+            assert driver.find_element(By.CSS_SELECTOR, "nav.tabs a[aria-current]").get_attribute("href").endswith(f"view={view}")
+        assert driver.find_element(By.ID, "raw-source").text.startswith("From: ")
+
+        page_at(driver, f"{ui}/users", width, "users")
+        assert len(driver.find_elements(By.CSS_SELECTOR, ".users tbody tr")) == 50
+        page_at(driver, f"{ui}/users?q=apple.com", width, "users-search-provider")
+        found = driver.find_elements(By.CSS_SELECTOR, ".users tbody tr")
+        assert len(found) == 1 and busy["relay"] in found[0].text and "forwarding" in found[0].text
+        page_at(driver, found[0].find_element(By.TAG_NAME, "a").get_attribute("href"), width, "user-detail")
+        assert "Apple relay → ada@example.com, forwarding" in driver.find_element(By.CSS_SELECTOR, "dl.details").text
+        page_at(driver, f"{ui}/users/delete-all", width, "users-delete-all")
+        assert f"{PASSWORD_USERS + 2} users" in driver.find_element(By.ID, "confirm-delete-all").text
+        page_at(driver, f"{ui}/users/new", width, "user-new")
+        page_at(driver, f"{ui}/providers", width, "providers")
+        page_at(driver, f"{ui}/clock", width, "clock")
+        assert driver.find_element(By.ID, "clock-offset").text == "6 h 35 min ahead"
+        page_at(driver, f"{ui}/settings", width, "settings")
+        assert busy["tenant"] in driver.find_element(By.ID, "tenants").text
+
+    # Paging past the first 200: follow "Older" to the very first message.
+    driver.set_window_size(1280, 900)
+    driver.get(f"{ui}/outbox")
+    seen = 0
+    while True:
+        seen += len(driver.find_elements(By.CSS_SELECTOR, "ol.inbox > li"))
+        older = driver.find_elements(By.CSS_SELECTOR, "a[rel=next]")
+        if not older:
+            break
+        click_and_wait(driver, older[0])
+    assert seen == messages
+
+    # Mint: the decoded claims, the nonce as Apple carries it (its SHA-256), a copy button.
+    driver.get(f"{ui}/providers")
+    driver.find_element(By.CSS_SELECTOR, "form[action$='/providers/mint'] input[name=nonce]").send_keys("raw-nonce")
+    click_and_wait(driver, driver.find_element(By.XPATH, "//button[text()='Mint']"))
+    claims = driver.find_element(By.ID, "minted-claims").text
+    hashed = hashlib.sha256(b"raw-nonce").hexdigest()
+    assert f'"nonce" : "{hashed}"' in claims or f'"nonce": "{hashed}"' in claims, claims
+    assert driver.find_element(By.ID, "minted-nonce").text == hashed
+    assert '"alg"' in driver.find_element(By.ID, "minted-header").text
+    copy = driver.find_element(By.CSS_SELECTOR, "button[data-copy='minted-id-token']")
+    assert copy.is_displayed(), "the script shows the copy buttons"
+    for width in WIDTHS:
+        driver.set_window_size(width, 900)
+        overflow = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert overflow[0] <= overflow[1], f"the mint answer at {width} px is {overflow[0]} px wide"
+        shoot(driver, f"providers-minted-{width}")
+
+
+def test_the_outbox_updates_itself(busy, browser):
+    base, driver = busy["base"], browser
+    driver.get(f"{base}/emulator/ui/outbox")
+    first = driver.find_element(By.CSS_SELECTOR, "ol.inbox > li").get_attribute("data-id")
+    driver.execute_script("window.consoleTestOldPage = true")
+    busy["session"].post(f"{base}{IDENTITY_TOOLKIT}/v1/projects/{PROJECT_ID}/accounts:sendOobCode", headers=OWNER,
+                         json={"requestType": "PASSWORD_RESET", "email": "person00@example.com"}, timeout=10)
+    WebDriverWait(driver, 10, ignored_exceptions=[WebDriverException]).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, "ol.inbox > li").get_attribute("data-id") != first)
+    assert driver.execute_script("return window.consoleTestOldPage === true"), "the page was not reloaded"
+
+
+@pytest.fixture
+def no_script_browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=390,844", "--hide-scrollbars", "--no-first-run"):
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(15)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def test_without_javascript_every_form_still_works(console, no_script_browser):
+    """No script at all: the copy buttons stay hidden, the settings and the confirmed delete post."""
+    base, driver = f"http://{console.host}", no_script_browser
+    requests.post(f"{base}{IDENTITY_TOOLKIT}/v1/projects/{PROJECT_ID}/accounts", headers=OWNER,
+                  json={"email": "gone@example.com", "password": "secret123"}, timeout=10)
+    driver.get(f"{base}/emulator/ui/providers")
+    click_and_wait(driver, driver.find_element(By.XPATH, "//button[text()='Mint']"))
+    assert not driver.find_element(By.CSS_SELECTOR, "button[data-copy]").is_displayed()
+    assert driver.find_element(By.ID, "minted-id-token").get_attribute("value").startswith("ey")
+
+    driver.get(f"{base}/emulator/ui/settings")
+    driver.find_element(By.NAME, "allowDuplicateEmails").click()
+    click_and_wait(driver, driver.find_element(By.XPATH, "//button[text()='Save sign-in settings']"))
+    assert flash(driver) == "Saved the sign-in settings."
+    config = requests.get(f"{base}/emulator/v1/projects/{PROJECT_ID}/config", timeout=10).json()
+    assert config["signIn"]["allowDuplicateEmails"] is True
+    numbers = driver.find_element(By.NAME, "numbers")
+    numbers.clear()
+    numbers.send_keys("+16505550101 123456")
+    click_and_wait(driver, driver.find_element(By.XPATH, "//button[text()='Save test phone numbers']"))
+    assert flash(driver) == "Saved 1 test phone number."
+    config = requests.get(f"{base}/emulator/v1/projects/{PROJECT_ID}/config", timeout=10).json()
+    assert config["signIn"]["phoneNumber"]["testPhoneNumbers"] == {"+16505550101": "123456"}
+    driver.find_element(By.NAME, "displayName").send_keys("Team B")
+    click_and_wait(driver, driver.find_element(By.XPATH, "//button[text()='Create tenant']"))
+    assert flash(driver).startswith("Created tenant ") and "Team B" in driver.find_element(By.ID, "tenants").text
+    shoot(driver, "settings-no-script-390")
+
+    driver.get(f"{base}/emulator/ui/users")
+    click_and_wait(driver, driver.find_element(By.PARTIAL_LINK_TEXT, "Delete every user"))
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Delete every user?"
+    click_and_wait(driver, driver.find_element(By.XPATH, "//button[starts-with(text(), 'Yes, delete')]"))
+    assert flash(driver) == "Deleted every user."
+    assert driver.find_element(By.CSS_SELECTOR, "p.empty").text == "No users yet."

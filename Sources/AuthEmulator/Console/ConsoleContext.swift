@@ -30,9 +30,14 @@ struct ConsoleContext {
 
     /// A console URL in this project and tenant, with `extra` query parameters.
     func link(_ path: String, _ extra: [(String, String)] = []) -> String {
+        link(path, extra, tenant: scope.tenantId)
+    }
+
+    /// A console URL in this project and the tenant `tenantId` (none: the project itself).
+    func link(_ path: String, _ extra: [(String, String)] = [], tenant tenantId: String?) -> String {
         var pairs: [(String, String)] = []
         if !isDefaultProject { pairs.append(("project", scope.projectId)) }
-        if let tenant = scope.tenantId { pairs.append(("tenant", tenant)) }
+        if let tenant = tenantId { pairs.append(("tenant", tenant)) }
         pairs += extra
         return Self.base + path + (pairs.isEmpty ? "" : "?" + URIComponent.query(pairs))
     }
@@ -85,11 +90,17 @@ struct ConsoleContext {
 
     // MARK: The domain, as the project owner calls it
 
-    /// An operation request on this console's scope with `body`, privileged (`Bearer owner`)
-    /// unless the call must go the way an app's does (signInWithIdp).
-    func operationRequest(_ body: JSONObject, privileged: Bool = true) -> OperationRequest {
+    /// An operation request on this console's scope (or `scope`) with `body` and `query`,
+    /// privileged (`Bearer owner`) unless the call must go the way an app's does (signInWithIdp).
+    func operationRequest(
+        _ body: JSONObject, privileged: Bool = true, query: [(name: String, value: String)] = [], scope: UserScope? = nil
+    ) -> OperationRequest {
         OperationRequest(
-            scope: scope, isPrivileged: privileged, body: RequestBody(body), decodedIDToken: nil, query: [],
+            scope: scope ?? self.scope, isPrivileged: privileged, body: RequestBody(body), decodedIDToken: nil, query: query,
             host: request.host, environment: environment)
     }
+
+    /// The project itself, whatever tenant the console shows: where project settings and the
+    /// tenant list live.
+    var projectScope: UserScope { UserScope(projectId: scope.projectId, tenantId: nil) }
 }

@@ -3,9 +3,10 @@ import HTML
 import JOSE
 import JSON
 
-/// The fake identity providers and Apple's relay: each provider's keys (`kid`s) and accounts, a
-/// mint form whose answer shows the token and its `postBody` to copy, Apple's revocations, the
-/// relay addresses with their forwarding switches, and the project's registered senders.
+/// The fake identity providers and Apple's relay, in sections a sub-menu jumps to: a mint form
+/// whose answer shows the token decoded (header and claims, the nonce as the token carries it) and
+/// its `postBody` to copy; each provider's keys (`kid`s) and accounts; the relay addresses with
+/// their forwarding switches; the project's registered senders; Apple's revocations.
 enum ConsoleProviderPages {
     private static let accountsShown = 20
 
@@ -33,16 +34,16 @@ enum ConsoleProviderPages {
         let providerCards = try accounts.map { providerId, accounts -> HTML in
             let keys = try keyring.publishedKeys(of: providerId).map { key -> HTML in
                 let status: HTML = retired.contains(key.kid)
-                    ? "<span class=\"badge\">retired (still in the JWKS)</span>" : "<span class=\"badge active\">active</span>"
-                return "<tr><td class=\"mono\">\(key.kid)</td><td>\(key.key.algorithm.rawValue)</td><td>\(status)</td><td>\(key.createdAt.rfc3339)</td></tr>"
+                    ? ConsoleLayout.badge("retired (still in the JWKS)") : ConsoleLayout.badge("active", kind: "active")
+                return "<tr><td class=\"mono\">\(key.kid)</td><td>\(key.key.algorithm.rawValue)</td><td>\(status)</td><td>\(ConsoleLayout.shortTime(key.createdAt))</td></tr>"
             }
             let accountRows = accounts.map { account -> HTML in
-                let hidden: HTML = account.hidesEmail ? " <span class=\"badge\">hides email</span>" : ""
+                let hidden: HTML = account.hidesEmail ? " \(ConsoleLayout.badge("hides email"))" : ""
                 return "<tr><td class=\"mono\">\(account.sub)</td><td>\(account.email)\(hidden)</td><td>\(account.name)</td></tr>"
             }
             let base = "\(ProviderProfile.routePrefix)/\(providerId)"
             return """
-                <section class="card" id="provider-\(providerId)"><h3>\(providerId)</h3>
+                <section class="card" id="provider-\(providerId)"><h3>\(ConsoleLayout.provider(providerId))</h3>
                 <div class="actions"><a href="\(base)/jwks">JWKS</a> <a href="\(base)/.well-known/openid-configuration">discovery</a>
                 \(context.form("/providers", class: "inline", """
                 <input type="hidden" name="action" value="rotate"><input type="hidden" name="provider" value="\(providerId)">\
@@ -55,7 +56,7 @@ enum ConsoleProviderPages {
                 """
         }
         let revocationRows = revocations.map { revocation -> HTML in
-            "<tr><td class=\"mono\">\(revocation.sub)</td><td class=\"mono\">\(revocation.code)</td><td>\(revocation.projectId)</td><td>\(revocation.revokedAt.rfc3339)</td></tr>"
+            "<tr><td class=\"mono\">\(revocation.sub)</td><td class=\"mono\">\(revocation.code)</td><td>\(revocation.projectId)</td><td>\(ConsoleLayout.shortTime(revocation.revokedAt))</td></tr>"
         }
         let relayRows = relay.map { entry -> HTML in
             let toggle = context.form("/providers", class: "inline", """
@@ -63,13 +64,17 @@ enum ConsoleProviderPages {
                 <input type="hidden" name="forwarding" value="\(entry.forwarding ? "off" : "on")">\
                 <button type="submit">\(entry.forwarding ? "Stop forwarding" : "Start forwarding")</button>
                 """)
-            let state: HTML = entry.forwarding ? "<span class=\"badge active\">forwarding</span>" : "<span class=\"badge bounced\">off</span>"
+            let state = entry.forwarding ? ConsoleLayout.badge("forwarding", kind: "active") : ConsoleLayout.badge("off", kind: "bounced")
             return "<tr><td class=\"mono\">\(entry.address)</td><td>\(entry.forwardTo)</td><td class=\"mono\">\(entry.audience)</td><td>\(state)</td><td>\(toggle)</td></tr>"
         }
         let providerOptions = HTML.joined(ConsoleUserPages.federatedProviders.map { "<option value=\"\($0)\">\($0)</option>" })
+        let sections: [(id: String, label: String)] = [("mint", "Mint a token"), ("providers", "Keys and accounts"),
+            ("relay", "Apple relay"), ("senders", "Registered senders"), ("revocations", "Apple revocations")]
+        let subnav = HTML.joined(sections.map { "<a href=\"#\($0.id)\">\($0.label)</a>" })
         let content: HTML = """
+            <nav class="subnav" aria-label="Sections">\(subnav)</nav>
             \(minted.map(result) ?? "")
-            <h2>Mint a token</h2>
+            <section id="mint"><h2>Mint a token</h2>
             \(context.form("/providers/mint", class: "card", """
             <div class="grid">
             <label>Provider <select name="provider">\(providerOptions)</select></label>
@@ -83,41 +88,86 @@ enum ConsoleProviderPages {
             <label class="check"><input type="checkbox" name="emailVerified" checked> Email verified</label>
             <label class="check"><input type="checkbox" name="hideEmail"> Hide my email (Apple)</label>
             <div class="actions"><button type="submit" class="primary">Mint</button></div>
-            """))
-            <h2>Providers, keys and accounts</h2>
-            \(providerCards)
-            <h2>Apple: private relay addresses</h2>
-            \(ConsoleLayout.table(["Relay address", "Forwards to", "Audience", "Forwarding", ""], relayRows, empty: "No relay addresses yet: mint or sign in an Apple user with a hidden email."))
-            <h2>Apple: registered senders of project \(projectId)</h2>
-            <p class="muted">Mail to a relay address is relayed only from these senders; from any other it bounces.</p>
-            \(context.form("/providers", class: "card", """
-            <input type="hidden" name="action" value="senders">
-            <label>One address a line <textarea name="senders" rows="3" class="mono">\(senders.joined(separator: "\n"))</textarea></label>
-            <div class="actions"><button type="submit">Save senders</button></div>
-            """))
-            <h2>Apple: token revocations</h2>
-            \(ConsoleLayout.table(["sub", "Authorization code", "Project", "Revoked"], revocationRows, empty: "No revocations yet."))
+            """))</section>
+            <section id="providers"><h2>Providers, keys and accounts</h2>
+            <div class="cards">\(providerCards)</div></section>
+            <section id="relay"><h2>Apple: private relay addresses</h2>
+            \(ConsoleLayout.table(["Relay address", "Forwards to", "Audience", "Forwarding", ""], relayRows, empty: "No relay addresses yet: mint or sign in an Apple user with a hidden email."))</section>
+            <section id="senders"><h2>Apple: registered senders of project \(projectId)</h2>
+            <p class="muted">Mail to a relay address is relayed only from these senders; from any other it bounces.
+            The <a href="\(context.link("/settings"))#senders">settings page</a> edits the same list.</p>
+            \(sendersForm(context, senders: senders))</section>
+            <section id="revocations"><h2>Apple: token revocations</h2>
+            \(ConsoleLayout.table(["sub", "Authorization code", "Project", "Revoked"], revocationRows, empty: "No revocations yet."))</section>
             """
         return ConsoleLayout.page(context, .providers, title: "Fake identity providers and Apple's relay", content)
     }
 
-    /// The mint answer, in text areas to copy.
+    /// The registered senders, one a line; posted to the providers page's `senders` action, which
+    /// sends the browser back to the settings page when `backToSettings`.
+    static func sendersForm(_ context: ConsoleContext, senders: [String], backToSettings: Bool = false) -> HTML {
+        context.form("/providers", backToSettings ? [("back", "settings")] : [], class: "card", """
+            <input type="hidden" name="action" value="senders">
+            <label>One address a line <textarea name="senders" rows="3" class="mono">\(senders.joined(separator: "\n"))</textarea></label>
+            <div class="actions"><button type="submit">Save senders</button></div>
+            """)
+    }
+
+    /// The mint answer: what was minted, the token decoded, and each value in a text area to copy.
     private static func result(_ minted: MintedCredential) -> HTML {
-        let code: HTML = minted.authorizationCode.map {
-            "<label>authorizationCode <textarea readonly rows=\"1\" class=\"mono\" id=\"minted-code\">\($0)</textarea></label>"
-        } ?? ""
+        func copyable(_ label: String, _ id: String, _ value: String, rows: Int? = nil) -> HTML {
+            let rowsAttribute: HTML = rows.map { " rows=\"\($0)\"" } ?? ""
+            let tokenClass: HTML = rows == nil ? " token" : ""
+            return """
+                <label for="\(id)">\(label)</label>
+                <div class="copyable"><textarea readonly\(rowsAttribute) class="mono\(tokenClass)" id="\(id)">\(value)</textarea>\(ConsoleLayout.copyButton(id))</div>
+                """
+        }
+        let decoded = DecodedJWT(minted.idToken)
+        let nonceClaim = decoded?.claims["nonce"]?.stringValue
+        let nonce: HTML? = nonceClaim.map { claim -> HTML in
+            let how: HTML = minted.rawNonce.map { raw -> HTML in
+                claim == raw ? " <span class=\"muted\">(the raw nonce, as this provider carries it)</span>"
+                    : " <span class=\"muted\">(SHA-256 of the raw nonce <code>\(raw)</code>; sign-in sends the raw one)</span>"
+            } ?? ""
+            return "<code id=\"minted-nonce\">\(claim)</code>\(how)"
+        }
+        let code: HTML = minted.authorizationCode.map { copyable("authorizationCode", "minted-code", $0, rows: 1) } ?? ""
         return """
             <section class="card" id="minted"><h2>Minted a \(minted.providerId) token</h2>
             \(ConsoleLayout.details([
                 ("sub", "<span class=\"mono\">\(minted.sub)</span>"), ("Email in the token", ConsoleLayout.text(minted.email)),
-                ("Real email", ConsoleLayout.text(minted.realEmail)),
+                ("Real email", ConsoleLayout.text(minted.realEmail)), ("nonce claim", nonce),
             ]))
-            <label>postBody (for signInWithIdp) <textarea readonly class="mono token" id="minted-post-body">\(minted.postBody)</textarea></label>
-            <label>idToken <textarea readonly class="mono token" id="minted-id-token">\(minted.idToken)</textarea></label>
-            <label>accessToken <textarea readonly rows="1" class="mono">\(minted.accessToken)</textarea></label>
+            <div class="split">
+            <div><h3>Header</h3><pre class="claims" id="minted-header">\(decoded?.header ?? "")</pre></div>
+            <div><h3>Claims</h3><pre class="claims" id="minted-claims">\(decoded?.claimsText ?? "")</pre></div>
+            </div>
+            \(copyable("postBody (for signInWithIdp)", "minted-post-body", minted.postBody))
+            \(copyable("idToken", "minted-id-token", minted.idToken))
+            \(copyable("accessToken", "minted-access-token", minted.accessToken, rows: 1))
             \(code)
             </section>
             """
+    }
+
+    /// A JWT's header and claims, pretty-printed, without checking its signature (the console
+    /// shows what it just minted).
+    struct DecodedJWT {
+        let header: String
+        let claims: JSONObject
+        let claimsText: String
+
+        init?(_ token: String) {
+            let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let claimBytes = Base64URL.decode(parts[1]),
+                let header = try? JSONValue(parsing: String(decoding: headerBytes, as: UTF8.self)),
+                let claims = try? JSONValue(parsing: String(decoding: claimBytes, as: UTF8.self)), let object = claims.objectValue
+            else { return nil }
+            self.header = String(decoding: header.prettyEncoded(), as: UTF8.self)
+            self.claims = object
+            claimsText = String(decoding: claims.prettyEncoded(), as: UTF8.self)
+        }
     }
 
     // MARK: POST /emulator/ui/providers/mint
@@ -149,7 +199,9 @@ enum ConsoleProviderPages {
     // MARK: POST /emulator/ui/providers
 
     static func action(_ request: OperationRequest) throws -> OperationResult {
-        try ConsoleContext.post(request, back: .init(path: "/providers")) { context, form in
+        // The settings page posts its senders form here too, and wants to come back to itself.
+        let back = request.queryValue("back") == "settings" ? "/settings" : "/providers"
+        return try ConsoleContext.post(request, back: .init(path: back)) { context, form in
             let environment = context.environment
             switch try form.string("action") ?? "" {
             case "rotate":

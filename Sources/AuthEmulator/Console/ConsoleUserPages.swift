@@ -14,46 +14,56 @@ enum ConsoleUserPages {
     static func list(_ request: OperationRequest) throws -> OperationResult {
         let context = ConsoleContext(request)
         let search = context.query("q")?.trimmingCharacters(in: .whitespaces) ?? ""
-        let after = context.query("after")
-        let (users, total) = try context.environment.read(in: context.scope) { transaction in
-            (
-                try transaction.users.search(search, in: context.scope, afterLocalId: after, limit: pageSize + 1),
-                try transaction.users.count(in: context.scope)
-            )
+        let after = context.query("after").flatMap(UserRepository.NewestFirstCursor.init)
+        let (users, total, relays) = try context.environment.read(in: context.scope) { transaction in
+            let users = try transaction.users.search(search, in: context.scope, after: after, limit: pageSize + 1)
+            // Each relay address on the page, with where it forwards and whether it does.
+            var relays: [String: FakeProviderRepository.RelayAddress] = [:]
+            for email in users.compactMap(\.email) where PrivateRelay.isRelayAddress(email) {
+                relays[email] = try transaction.store.fakeProviders.relayAddress(email)
+            }
+            return (users, try transaction.users.count(in: context.scope), relays)
         }
         let shown = users.prefix(pageSize)
         let rows = shown.map { user -> HTML in
-            let providers = user.providerUserInfo.map(\.providerId).joined(separator: ", ")
-            let state: HTML = user.disabled ? " <span class=\"badge disabled\">disabled</span>" : ""
+            let providers = user.providerUserInfo.map(\.providerId)
+            let state: HTML = user.disabled ? " \(ConsoleLayout.badge("disabled", kind: "disabled"))" : ""
+            let relay: HTML = user.email.flatMap { relays[$0] }.map { relay -> HTML in
+                let forwarding = relay.forwarding
+                    ? ConsoleLayout.badge("forwarding", kind: "active") : ConsoleLayout.badge("forwarding off", kind: "bounced")
+                return "<div class=\"relay\">Apple relay → \(relay.forwardTo) \(forwarding)</div>"
+            } ?? ""
+            let providerMarks = providers.isEmpty ? ConsoleLayout.provider("anonymous") : HTML.joined(providers.map(ConsoleLayout.provider))
             return """
-                <tr><td class="mono"><a href="\(context.link("/user", [("uid", user.localId)]))">\(user.localId)</a>\(state)</td>\
-                <td>\(user.email)\(user.emailVerified == true ? " ✓" : "")</td><td>\(user.displayName)</td>\
-                <td>\(user.phoneNumber)</td><td>\(providers.isEmpty ? "anonymous" : providers)</td>\
-                <td>\(user.createdAt.rfc3339)</td></tr>
+                <tr><td class="mono uid"><a href="\(context.link("/user", [("uid", user.localId)]))">\(user.localId)</a>\(state)</td>\
+                <td data-label="Email">\(user.email)\(user.emailVerified == true ? " ✓" : "")\(relay)</td><td data-label="Name">\(user.displayName)</td>\
+                <td class="nowrap" data-label="Phone">\(user.phoneNumber)</td><td data-label="Providers">\(providerMarks)</td>\
+                <td class="when" data-label="Created">\(ConsoleLayout.shortTime(user.createdAt))</td>\
+                <td class="when" data-label="Last sign-in">\(user.lastLoginAt.map(ConsoleLayout.shortTime) ?? "<span class=\"muted\">never</span>")</td></tr>
                 """
         }
         var pager: [HTML] = []
-        if after != nil { pager.append("<a href=\"\(context.link("/users", search.isEmpty ? [] : [("q", search)]))\">« First page</a>") }
+        if after != nil { pager.append("<a href=\"\(context.link("/users", search.isEmpty ? [] : [("q", search)]))\">« Newest</a>") }
         if users.count > pageSize, let last = shown.last {
-            var query = [("after", last.localId)]
+            var query = [("after", UserRepository.NewestFirstCursor(after: last).text)]
             if !search.isEmpty { query.insert(("q", search), at: 0) }
-            pager.append("<a href=\"\(context.link("/users", query))\" rel=\"next\">Next page »</a>")
+            pager.append("<a href=\"\(context.link("/users", query))\" rel=\"next\">Older »</a>")
         }
         let summary: HTML = search.isEmpty
-            ? "<p class=\"muted\">\(total) user\(total == 1 ? "" : "s") in this \(context.scope.tenantId == nil ? "project" : "tenant"), \(pageSize) a page, by uid.</p>"
-            : "<p class=\"muted\">Users whose uid, email, phone, name or provider uid contains “\(search)” (of \(total)).</p>"
+            ? "<p class=\"muted\" id=\"users-summary\">\(total) user\(total == 1 ? "" : "s") in this \(context.scope.tenantId == nil ? "project" : "tenant"), newest first, \(pageSize) a page.</p>"
+            : "<p class=\"muted\" id=\"users-summary\">Users whose uid, email, phone, name, provider id or provider uid contains “\(search)” (of \(total)), newest first.</p>"
         let content: HTML = """
             <form method="get" action="\(ConsoleContext.base)/users" class="toolbar">
             \(scopeFields(context))
-            <label>Search <input type="search" name="q" value="\(search)" placeholder="email, uid, phone or provider uid"></label>
+            <label>Search <input type="search" name="q" value="\(search)" placeholder="email, uid, phone, apple.com or provider uid"></label>
             <button type="submit">Search</button>
             <a class="button primary" href="\(context.link("/users/new"))">Add user</a>
             </form>
             \(summary)
-            \(ConsoleLayout.table(["uid", "Email", "Name", "Phone", "Providers", "Created"], rows, empty: search.isEmpty ? "No users yet." : "No user matches."))
+            <div class="users">\(ConsoleLayout.table(["uid", "Email", "Name", "Phone", "Providers", "Created", "Last sign-in"], rows, empty: search.isEmpty ? "No users yet." : "No user matches."))</div>
             <div class="pager">\(pager)</div>
             <h2>Danger zone</h2>
-            \(context.button("/users", action: "delete-all", label: "Delete every user of this \(context.scope.tenantId == nil ? "project" : "tenant")", danger: true))
+            <p><a class="button danger" href="\(context.link("/users/delete-all"))">Delete every user of this \(context.scope.tenantId == nil ? "project" : "tenant")…</a></p>
             """
         return ConsoleLayout.page(context, .users, title: "Users", content)
     }
@@ -66,10 +76,35 @@ enum ConsoleUserPages {
         return fields
     }
 
-    /// POST /emulator/ui/users: `delete-all`.
+    // MARK: GET /emulator/ui/users/delete-all
+
+    /// The confirmation a delete of every user needs: it says how many go, and only its form
+    /// carries the confirmation the post requires.
+    static func confirmDeleteAll(_ request: OperationRequest) throws -> OperationResult {
+        let context = ConsoleContext(request)
+        let total = try context.environment.read(in: context.scope) { try $0.users.count(in: context.scope) }
+        let place = context.scope.tenantId.map { "tenant \($0) of project \(context.scope.projectId)" } ?? "project \(context.scope.projectId)"
+        let content: HTML = """
+            <div class="card" id="confirm-delete-all">
+            <p>This deletes <strong>\(total) user\(total == 1 ? "" : "s")</strong> of \(place), with their sessions and second factors.
+            It cannot be undone.</p>
+            \(context.form("/users", class: "inline", """
+            <input type="hidden" name="action" value="delete-all"><input type="hidden" name="confirm" value="yes">\
+            <button type="submit" class="danger">Yes, delete \(total) user\(total == 1 ? "" : "s")</button>
+            """))
+            <a class="button" href="\(context.link("/users"))">Cancel</a>
+            </div>
+            """
+        return ConsoleLayout.page(context, .users, title: "Delete every user?", content)
+    }
+
+    /// POST /emulator/ui/users: `delete-all`, from the confirmation page only.
     static func listAction(_ request: OperationRequest) throws -> OperationResult {
         try ConsoleContext.post(request, back: .init(path: "/users")) { context, form in
             guard try form.string("action") == "delete-all" else { throw AuthError.invalid("Unknown action.") }
+            guard try form.string("confirm") == "yes" else {
+                throw AuthError.invalid("Deleting every user needs its confirmation page: nothing was deleted.")
+            }
             try context.environment.write(in: context.scope) { try $0.users.deleteAll(in: context.scope) }
             return ("Deleted every user.", nil)
         }
@@ -220,7 +255,7 @@ enum ConsoleUserPages {
         }
         let here = [("uid", user.localId)]
         let providers = user.providerUserInfo.map { info -> HTML in
-            "<tr><td>\(info.providerId)</td><td class=\"mono\">\(info.rawId)</td><td>\(info.email)</td><td>\(info.displayName)</td><td>\(info.phoneNumber)</td></tr>"
+            "<tr><td>\(ConsoleLayout.provider(info.providerId))</td><td class=\"mono\">\(info.rawId)</td><td>\(info.email)</td><td>\(info.displayName)</td><td>\(info.phoneNumber)</td></tr>"
         }
         let factors = user.mfaEnrollments.map { factor -> HTML in
             let kind: HTML = switch factor.factor {
@@ -248,7 +283,7 @@ enum ConsoleUserPages {
             ("Last refresh", ConsoleLayout.instant(user.lastRefreshAt)),
             ("Tokens valid since", validSince.map { "\(ConsoleLayout.instant($0) ?? "") <span class=\"muted\">(validSince \(String($0.secondsSinceEpoch)))</span>" }),
             ("Passkeys", user.passkeys.isEmpty ? nil : "\(user.passkeys.count)"),
-        ])
+        ], compact: true)
         let emailActions: HTML = user.email == nil ? "" : context.form("/user", here, class: "card", """
             <input type="hidden" name="action" value="send-email">
             <div class="grid">

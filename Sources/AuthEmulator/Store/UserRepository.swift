@@ -71,25 +71,50 @@ struct UserRepository {
         return try users(where: clause, arguments, in: scope, orderBy: "local_id")
     }
 
-    /// The console's search: a page of users (by local id, after `afterLocalId`) whose uid, email,
-    /// phone, display name, or a linked provider's uid or email contains `text` (case-insensitive
-    /// for ASCII); every user when `text` is empty.
-    func search(_ text: String, in scope: UserScope, afterLocalId: String?, limit: Int) throws -> [UserRecord] {
-        var arguments: [SQLiteValue] = [.text(afterLocalId ?? "")]
-        var clause = "local_id > ?3"
+    /// Where a newest-first page of the console's user list starts: after this user.
+    struct NewestFirstCursor: Equatable, Sendable {
+        let createdAt: Int64
+        let localId: String
+
+        /// `<createdAt ms>.<localId>`, as the console's "next page" link carries it.
+        init?(_ text: String) {
+            guard let dot = text.firstIndex(of: "."), let createdAt = Int64(text[..<dot]) else { return nil }
+            self.createdAt = createdAt
+            localId = String(text[text.index(after: dot)...])
+        }
+
+        init(after user: UserRecord) {
+            createdAt = user.createdAt.millisecondsSinceEpoch
+            localId = user.localId
+        }
+
+        var text: String { "\(createdAt).\(localId)" }
+    }
+
+    /// The console's search: a page of users, newest first (after `cursor`), whose uid, email,
+    /// phone, display name, a linked provider's id, uid or email contains `text` (case-insensitive
+    /// for ASCII), or who sign in with `text` as a provider (`password`, `phone`); every user when
+    /// `text` is empty.
+    func search(_ text: String, in scope: UserScope, after cursor: NewestFirstCursor?, limit: Int) throws -> [UserRecord] {
+        var arguments: [SQLiteValue] = [.integer(cursor?.createdAt ?? Int64.max), .text(cursor?.localId ?? "")]
+        // Keyset paging on (created_at, local_id) descending; the first page starts before the end of time.
+        var clause = "(created_at < ?3 OR (created_at = ?3 AND local_id < ?4))"
         if !text.isEmpty {
             let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                 .replacingOccurrences(of: "_", with: "\\_")
             arguments.append(.text("%\(escaped)%"))
+            let lowered = text.lowercased()
+            let derived = lowered == "password" ? " OR password_hash IS NOT NULL OR email_link_signin = 1"
+                : lowered == "phone" ? " OR phone_number IS NOT NULL" : ""
             clause += """
-                 AND (local_id LIKE ?4 ESCAPE '\\' OR email LIKE ?4 ESCAPE '\\' OR phone_number LIKE ?4 ESCAPE '\\'
-                    OR display_name LIKE ?4 ESCAPE '\\' OR local_id IN (
+                 AND (local_id LIKE ?5 ESCAPE '\\' OR email LIKE ?5 ESCAPE '\\' OR phone_number LIKE ?5 ESCAPE '\\'
+                    OR display_name LIKE ?5 ESCAPE '\\'\(derived) OR local_id IN (
                         SELECT local_id FROM provider_links WHERE project_id = ?1 AND tenant_id = ?2
-                        AND (raw_id LIKE ?4 ESCAPE '\\' OR email LIKE ?4 ESCAPE '\\')))
+                        AND (provider_id LIKE ?5 ESCAPE '\\' OR raw_id LIKE ?5 ESCAPE '\\' OR email LIKE ?5 ESCAPE '\\')))
                 """
         }
         arguments.append(.integer(Int64(limit)))
-        clause += " ORDER BY local_id LIMIT ?\(arguments.count + 2)"
+        clause += " ORDER BY created_at DESC, local_id DESC LIMIT ?\(arguments.count + 2)"
         return try users(where: clause, arguments, in: scope, orderBy: nil)
     }
 

@@ -121,6 +121,11 @@ public final class EmulatorClock: Sendable {
         }
         offsetMilliseconds.withLock { $0 += milliseconds }
     }
+
+    /// Back to real time (offset zero).
+    func reset() {
+        offsetMilliseconds.withLock { $0 = 0 }
+    }
 }
 
 /// A time source that stands still until a test moves it.
