@@ -366,3 +366,18 @@ def test_sigterm_stops_the_smtp_listener_too(mail):
         stop_emulator(mail.running)
         assert time.monotonic() - started < 5
         assert reader.readline().startswith(b"421 ")
+
+
+def test_the_console_shows_the_apps_mail_as_received(mail):
+    sent = message(subject="Console view", to="console@example.com", html="<p>hi</p>")
+    sent.add_attachment(b"%PDF-1.4", maintype="application", subtype="pdf", filename="invoice.pdf")
+    mail.send(sent)
+    stored = mail.outbox.only(to="console@example.com")
+    page = mail.client.request("GET", "/emulator/ui/message", params={"id": stored["id"]}).text
+    assert "SMTP" in page and "invoice.pdf" in page and "receipts@shop.example" in page
+    raw = mail.client.request("GET", "/emulator/ui/message", params={"id": stored["id"], "view": "raw"}).text
+    assert sent["Message-ID"].replace("<", "&lt;").replace(">", "&gt;") in raw   # the source as received
+    headers = mail.client.request("GET", "/emulator/ui/message", params={"id": stored["id"], "view": "headers"}).text
+    assert "X-Emulator-Delivery" in headers and "Content-Type" in headers
+    inbox = mail.client.request("GET", "/emulator/ui/outbox").text
+    assert "Console view" in inbox

@@ -1,8 +1,9 @@
 import Foundation
+import MailMessage
 
 /// A stored outbox message as the mail a real server would have sent: RFC 5322 headers and a
 /// MIME body (multipart/alternative of text and HTML for an email, plain text for an SMS), for the
-/// console's headers and raw-source tabs.
+/// console's headers and raw-source tabs. The app's own mail (SMTP) shows its source as received.
 struct ConsoleMessageSource {
     struct Header {
         let name: String
@@ -12,7 +13,14 @@ struct ConsoleMessageSource {
     let headers: [Header]
     let text: String
 
-    init(_ message: OutboxMessage) {
+    init(_ message: OutboxMessage, raw: [UInt8]? = nil) {
+        if let raw {
+            // The app's own mail: its headers and source as received, and where the relay sent it.
+            let received = MailMessage(raw: raw).headers.fields.map { Header(name: $0.name, value: $0.value) }
+            headers = received + Self.deliveryHeaders(message)
+            text = String(decoding: raw, as: UTF8.self)
+            return
+        }
         let boundary = "auth-emulator-\(message.id)-alternative"
         let isEmail = !message.html.isEmpty
         var headers = [
@@ -28,11 +36,7 @@ struct ConsoleMessageSource {
             Header(name: "X-Emulator-Project", value: message.scope.projectId),
         ]
         if let tenant = message.scope.tenantId { headers.append(Header(name: "X-Emulator-Tenant", value: tenant)) }
-        headers.append(Header(name: "X-Emulator-Delivery", value: message.delivery.status.rawValue))
-        if let forwardedTo = message.delivery.forwardedTo {
-            headers.append(Header(name: "X-Emulator-Forwarded-To", value: forwardedTo))
-        }
-        if let reason = message.delivery.reason { headers.append(Header(name: "X-Emulator-Delivery-Reason", value: reason)) }
+        headers += Self.deliveryHeaders(message)
         self.headers = headers
 
         let head = headers.map { "\($0.name): \($0.value)" }.joined(separator: "\r\n")
@@ -44,6 +48,15 @@ struct ConsoleMessageSource {
             "--\(boundary)\r\nContent-Type: \(type); charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n\(Self.crlf(body))\r\n"
         }
         text = head + "\r\n\r\n" + parts.joined() + "--\(boundary)--\r\n"
+    }
+
+    private static func deliveryHeaders(_ message: OutboxMessage) -> [Header] {
+        var headers = [Header(name: "X-Emulator-Delivery", value: message.delivery.status.rawValue)]
+        if let forwardedTo = message.delivery.forwardedTo {
+            headers.append(Header(name: "X-Emulator-Forwarded-To", value: forwardedTo))
+        }
+        if let reason = message.delivery.reason { headers.append(Header(name: "X-Emulator-Delivery-Reason", value: reason)) }
+        return headers
     }
 
     /// Line ends as mail has them.

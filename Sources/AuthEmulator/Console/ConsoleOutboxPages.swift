@@ -139,7 +139,7 @@ enum ConsoleOutboxPages {
             <li data-id="\(String(message.id))"><a class="mail" href="\(context.link("/message", [("id", String(message.id))]))">
             <div class="line"><span class="who">\(message.to)</span>\(forwarded)\(ConsoleLayout.shortTime(message.createdAt))</div>
             <div class="line about"><span class="subject">\(message.subject.isEmpty ? "(no subject)" : message.subject)</span>\
-            \(ConsoleLayout.badge(message.requestType, kind: "type"))\(tenant)\(delivery(message.delivery))</div>
+            \(ConsoleLayout.badge(message.typeLabel, kind: "type"))\(tenant)\(delivery(message.delivery))</div>
             <div class="preview">\(preview(message))</div>\(reason)</a></li>
             """
     }
@@ -193,7 +193,17 @@ enum ConsoleOutboxPages {
         let facts = ConsoleLayout.details([
             ("From", ConsoleLayout.text(message.from)), ("To", ConsoleLayout.text(message.to)),
             ("Date", ConsoleLayout.instant(message.createdAt)),
-            ("Type", ConsoleLayout.badge(message.requestType, kind: "type")),
+            ("Type", ConsoleLayout.badge(message.typeLabel, kind: "type")),
+            ("Envelope", message.mailDetails.map { details -> HTML in
+                "from <span class=\"mono\">\(details.envelopeFrom.isEmpty ? "<>" : details.envelopeFrom)</span> to <span class=\"mono\">\(details.envelopeTo.joined(separator: ", "))</span>"
+            }),
+            ("Cc", message.mailDetails.flatMap { $0.cc.isEmpty ? nil : ConsoleLayout.text($0.cc.joined(separator: ", ")) }),
+            ("Attachments", message.mailDetails.flatMap { details -> HTML? in
+                guard !details.attachments.isEmpty else { return nil }
+                return HTML.joined(details.attachments.map { attachment -> HTML in
+                    "<span class=\"mono\">\(attachment.filename ?? "(unnamed)")</span> \(attachment.contentType), \(attachment.size) bytes<br>"
+                })
+            }),
             ("Tenant", message.scope.tenantId.map { ConsoleLayout.badge($0, kind: "tenant") } ?? "<span class=\"muted\">none (the project)</span>"),
             ("Delivery", deliveryFacts), ("Code", message.oobCode.map { "<code>\($0)</code>" }),
             ("Action link", link(message.oobLink)), ("App link", link(message.appLink)),
@@ -206,7 +216,8 @@ enum ConsoleOutboxPages {
             let label = ["html": "HTML", "text": "Text", "headers": "Headers", "raw": "Raw source"][name] ?? name
             return "<a href=\"\(context.link("/message", [("id", String(message.id)), ("view", name)]))\"\(current)>\(label)</a>"
         })
-        let source = ConsoleMessageSource(message)
+        let raw = try message.rawSourceId.flatMap { id in try context.environment.store.read { try $0.outbox.rawSource(id: id) } }
+        let source = ConsoleMessageSource(message, raw: raw)
         let body: HTML = switch view {
         case "html":
             // `srcdoc` holds the HTML escaped once, as an attribute. `sandbox` runs no script and

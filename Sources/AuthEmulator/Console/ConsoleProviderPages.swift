@@ -108,7 +108,7 @@ enum ConsoleProviderPages {
     static func sendersForm(_ context: ConsoleContext, senders: [String], backToSettings: Bool = false) -> HTML {
         context.form("/providers", backToSettings ? [("back", "settings")] : [], class: "card", """
             <input type="hidden" name="action" value="senders">
-            <label>One address a line <textarea name="senders" rows="3" class="mono">\(senders.joined(separator: "\n"))</textarea></label>
+            <label>One address or domain (@example.com) a line <textarea name="senders" rows="3" class="mono">\(senders.joined(separator: "\n"))</textarea></label>
             <div class="actions"><button type="submit">Save senders</button></div>
             """)
     }
@@ -221,10 +221,9 @@ enum ConsoleProviderPages {
             case "senders":
                 let senders = (try form.string("senders") ?? "").split(whereSeparator: \.isNewline)
                     .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                if let bad = senders.first(where: { !EmailAddress.isValid($0) }) {
-                    throw AuthError.invalid("INVALID_EMAIL : \(bad) is not an email address.")
-                }
-                try environment.store.write { try $0.outbox.setRegisteredSenders(senders, projectId: context.scope.projectId) }
+                // The privateRelay route's own rules: addresses and whole domains (@example.com).
+                _ = try OutboxOperations.updatePrivateRelay(
+                    context.operationRequest(["registeredSenders": .array(senders.map { .string($0) })]))
                 return ("Saved \(senders.count) registered sender\(senders.count == 1 ? "" : "s").", nil)
             default:
                 throw AuthError.invalid("Unknown action.")

@@ -58,6 +58,11 @@ struct OutboxMessage: Sendable, Equatable {
     }
 }
 
+extension OutboxMessage {
+    /// What kind of message it is, for people: the request type, or "SMTP" for the app's own mail.
+    var typeLabel: String { source == .smtp ? "SMTP" : requestType }
+}
+
 /// Who sent a message: Firebase itself (email actions, SMS codes), or the app through the SMTP
 /// listener (`--smtp-port`).
 enum MessageSource: String, Sendable {
@@ -152,12 +157,5 @@ struct OutboxRepository {
     /// The senders `projectId` registered with Apple's relay; by default its Firebase sender only.
     func registeredSenders(projectId: String) throws -> [String] {
         try relaySettings(projectId: projectId).registeredSenders
-    }
-
-    func setRegisteredSenders(_ senders: [String], projectId: String) throws {
-        let text = JSONValue.array(senders.map { .string($0) }).compactString
-        try connection.execute(
-            "INSERT INTO relay_senders (project_id, senders) VALUES (?, ?) ON CONFLICT (project_id) DO UPDATE SET senders = excluded.senders",
-            [.text(projectId), .text(text)])
     }
 }
