@@ -8,22 +8,28 @@ struct LineReader {
 
     private var buffer: [UInt8] = []
     private var start = 0
+    /// Where the search for the next LF resumes: bytes before it hold none, so a line arriving in
+    /// many small reads is scanned once, not once per read.
+    private var scanned = 0
     private var skippingLongLine = false
 
     mutating func append(_ bytes: ArraySlice<UInt8>) {
         if start > 0 && start == buffer.count {
             buffer.removeAll(keepingCapacity: true)
             start = 0
+            scanned = 0
         }
         buffer.append(contentsOf: bytes)
     }
 
     mutating func nextLine(limit: Int) -> Line? {
-        let end = buffer[start...].firstIndex(of: UInt8(ascii: "\n"))
+        let end = buffer[max(start, scanned)...].firstIndex(of: UInt8(ascii: "\n"))
+        scanned = end ?? buffer.count
         if skippingLongLine {
             guard let end else {
                 buffer.removeAll(keepingCapacity: true)
                 start = 0
+                scanned = 0
                 return nil
             }
             start = end + 1
@@ -34,6 +40,7 @@ struct LineReader {
             guard buffer.count - start > limit + 1 else { compact(); return nil }
             buffer.removeAll(keepingCapacity: true)
             start = 0
+            scanned = 0
             skippingLongLine = true
             return .tooLong
         }
@@ -49,6 +56,7 @@ struct LineReader {
     private mutating func compact() {
         guard start > 0 else { return }
         buffer.removeSubrange(0..<start)
+        scanned -= start
         start = 0
     }
 }
