@@ -18,6 +18,8 @@ public final class AuthEmulator: Sendable {
         public var importDirectory: String?
         /// `--export-on-exit DIR`: where a clean stop writes an official-format export.
         public var exportOnExitDirectory: String?
+        /// Caps on the fake providers' keys (provider ids, keys per provider).
+        public var fakeProviderLimits = FakeProviderLimits()
 
         public init() {}
     }
@@ -39,7 +41,8 @@ public final class AuthEmulator: Sendable {
             store: store, clock: clock, identifiers: identifiers,
             logger: logger ?? Logger(minimumLevel: configuration.logLevel, format: configuration.logFormat), defaultProjectId: configuration.projectId,
             idpTokenMode: configuration.idpTokenMode, defaultHost: "\(host):\(configuration.port)",
-            idTokenMode: configuration.idTokenMode, makeProviderKey: makeProviderKey)
+            idTokenMode: configuration.idTokenMode, makeProviderKey: makeProviderKey,
+            fakeProviderLimits: configuration.fakeProviderLimits)
         let router = Router(environment: environment, routes: RouteTable.routes)
         server = HTTPServer(
             configuration: HTTPServer.Configuration(
