@@ -11,7 +11,7 @@ enum UpdateAccount {
 
     static func run(_ request: OperationRequest) throws -> JSONObject {
         let body = request.body
-        if let field = unimplementedFields.first(where: { body.object[$0] != nil }) {
+        if let field = unimplementedFields.first(where: { body.value($0) != nil }) {
             throw AuthError.notImplemented("\(field) is not implemented yet.")
         }
         if request.isPrivileged {
@@ -35,7 +35,7 @@ enum UpdateAccount {
         if body.has("oobCode") { return try ApplyOobCode.run(request, code: try body.nonEmptyString("oobCode")) }
         let linkedProvider = try linkProviderUserInfo(body)
         let mfaEntries = try body.nested("mfa").map { mfa throws(AuthError) in
-            guard mfa.object["enrollments"]?.isNull != true else {
+            guard mfa.value("enrollments")?.isNull != true else {
                 throw AuthError.invalidArgument("/mfa/enrollments must be array")
             }
             return try mfa.objectArray("enrollments") ?? []

@@ -92,18 +92,42 @@ public struct Router: HTTPHandler {
         guard let handler = operation.handler else {
             throw AuthError.notImplemented("\(operation.id) is not implemented in the Auth Emulator.")
         }
-        let body = try legacyBody ?? parseBody(request, camelCasing: operation.camelCasesBody)
+        var body = try legacyBody ?? parseBody(request, camelCasing: operation.camelCasesBody)
+        try operation.fields.refuseUnknown(body: body.object, query: request.query)
         let idToken = try body.nonEmptyString("idToken").flatMap(DecodedIDToken.init)
         let scope = try resolveScope(
             parameters: parameters, body: body, idToken: idToken, query: request.query,
             access: operation.access, isPrivileged: isPrivileged)
-        let operationRequest = OperationRequest(
+        #if DEBUG
+        let reads = UndeclaredReads()
+        body = body.checking(FieldCheck(operationId: operation.id, declared: operation.fields.declaredBody, path: "", reads: reads))
+        #endif
+        var operationRequest = OperationRequest(
             scope: scope, isPrivileged: isPrivileged, body: body, decodedIDToken: idToken, query: request.query,
             pathParameters: parameters, host: request.headers["host"],
             accept: request.headers["accept"], originHeader: request.headers["origin"],
             fetchSite: request.headers["sec-fetch-site"], environment: environment)
+        #if DEBUG
+        operationRequest.queryCheck = (operation.id, operation.fields.query, reads)
+        let result = try handler(operationRequest)
+        try Self.refuseUndeclaredReads(reads, logger: environment.logger)
+        return result
+        #else
         return try handler(operationRequest)
+        #endif
     }
+
+    #if DEBUG
+    /// A read the operation's declaration lacks is a bug in the declaration (or the code): the
+    /// OpenAPI document and our own routes' refusals would be wrong. Debug builds fail the request,
+    /// so the test that reached the read fails.
+    private static func refuseUndeclaredReads(_ reads: UndeclaredReads, logger: Logger) throws {
+        let notes = reads.all
+        guard !notes.isEmpty else { return }
+        logger.log(.error, "Undeclared reads: \(notes.joined(separator: "; "))")
+        throw AuthError.internal("INTERNAL_ERROR : undeclared reads (debug build): \(notes.joined(separator: "; "))")
+    }
+    #endif
 
     /// Moves a v3 `relyingparty` request onto its v1 route. The admin bulk calls name their project
     /// in the body; their body is returned, already parsed (GET bodies otherwise go unread).
