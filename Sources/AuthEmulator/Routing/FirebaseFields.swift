@@ -62,9 +62,15 @@ enum FirebaseFields {
 /// The fields of the pages a browser opens and of the console's forms: form posts, whose unknown
 /// fields are ignored like a browser's extra inputs.
 enum PageFields {
+    /// The email action page reads each of these from the form post or, failing that, the link's query.
+    private static let actionFields: [Field] = [
+        .string("apiKey"), .string("oobCode"), .string("continueUrl"), .string("mode"), .string("newPassword"),
+        .string("tenantId"), .string("lang"),
+    ]
+
     static let byOperation: [String: OperationFields] = [
-        "emulator.action": OperationFields(body: [.string("apiKey"), .string("oobCode"), .string("continueUrl"), .string("mode"), .string("newPassword"), Field("tenantId", .any), .string("lang")], query: [.string("apiKey"), .string("oobCode"), .string("continueUrl"), .string("mode"), .string("newPassword"), .string("tenantId"), .string("lang")]),
-        "emulator.action.submit": OperationFields(body: [.string("apiKey"), .string("oobCode"), .string("continueUrl"), .string("mode"), .string("newPassword")], query: [.string("continueUrl")], isForm: true),
+        "emulator.action": OperationFields(body: actionFields, query: actionFields),
+        "emulator.action.submit": OperationFields(body: actionFields, query: actionFields, isForm: true),
         "emulator.auth.handler": OperationFields(query: [.string("apiKey"), .string("providerId"), .string("tenantId"), .string("tid"), .string("authType"), .string("eventId"), .string("ibi"), .string("apn"), .string("clientId"), .string("appId"), .string("appName"), .string("redirectUrl"), .string("sessionId")]),
         "emulator.auth.handler.submit": OperationFields(body: [.string("email"), .string("sub"), .string("name"), .string("picture"), .string("emailVerified"), .string("hideEmail"), .string("screenName")], query: [.string("apiKey"), .string("providerId"), .string("tenantId"), .string("tid"), .string("authType"), .string("eventId"), .string("ibi"), .string("apn"), .string("clientId"), .string("appId"), .string("appName"), .string("redirectUrl"), .string("sessionId")], isForm: true),
         "emulator.ui.clock": OperationFields(query: [.string("project"), .string("tenant"), .string("flash"), .string("error")]),
