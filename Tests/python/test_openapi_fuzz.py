@@ -69,7 +69,7 @@ def test_generated_requests_find_no_server_error_crash_or_hang(tmp_path):
                 "--header", "Authorization: Bearer owner",
                 "--report-dir", str(tmp_path / "reports"),
             ],
-            capture_output=True, text=True, timeout=MAX_SECONDS + 120,
+            capture_output=True, text=True, timeout=MAX_SECONDS + 120, cwd=tmp_path,  # its cache stays out of the repository
             env={**os.environ, "SCHEMATHESIS_TELEMETRY": "false", "NO_COLOR": "1",
                  "SCHEMATHESIS_HOOKS": "schemathesis_hooks",
                  "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])})
