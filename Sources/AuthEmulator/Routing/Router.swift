@@ -92,24 +92,27 @@ public struct Router: HTTPHandler {
         guard let handler = operation.handler else {
             throw AuthError.notImplemented("\(operation.id) is not implemented in the Auth Emulator.")
         }
-        var body = try legacyBody ?? parseBody(request, camelCasing: operation.camelCasesBody)
-        try operation.fields.refuseUnknown(body: body.object, query: request.query)
-        let idToken = try body.nonEmptyString("idToken").flatMap(DecodedIDToken.init)
+        let parsed = try legacyBody ?? parseBody(request, camelCasing: operation.camelCasesBody)
+        try operation.fields.refuseUnknown(body: parsed.object, query: request.query)
+        let idToken = try parsed.nonEmptyString("idToken").flatMap(DecodedIDToken.init)
         let scope = try resolveScope(
-            parameters: parameters, body: body, idToken: idToken, query: request.query,
+            parameters: parameters, body: parsed, idToken: idToken, query: request.query,
             access: operation.access, isPrivileged: isPrivileged)
         #if DEBUG
         let reads = UndeclaredReads()
-        body = body.checking(FieldCheck(operationId: operation.id, declared: operation.fields.declaredBody, path: "", reads: reads))
+        let body = parsed.checking(FieldCheck(operationId: operation.id, declared: operation.fields.declaredBody, path: "", reads: reads))
+        #else
+        let body = parsed
         #endif
-        var operationRequest = OperationRequest(
+        let operationRequest = OperationRequest(
             scope: scope, isPrivileged: isPrivileged, body: body, decodedIDToken: idToken, query: request.query,
             pathParameters: parameters, host: request.headers["host"],
             accept: request.headers["accept"], originHeader: request.headers["origin"],
             fetchSite: request.headers["sec-fetch-site"], environment: environment)
         #if DEBUG
-        operationRequest.queryCheck = (operation.id, operation.fields.query, reads)
-        let result = try handler(operationRequest)
+        var checked = operationRequest
+        checked.queryCheck = (operation.id, operation.fields.query, reads)
+        let result = try handler(checked)
         try Self.refuseUndeclaredReads(reads, logger: environment.logger)
         return result
         #else
