@@ -80,12 +80,13 @@ def binary_path():
     return path
 
 
-def start_emulator(*extra_arguments):
-    """Starts the binary on a free port (plus `extra_arguments`) and waits for its start-up lines."""
+def start_emulator(*extra_arguments, command_prefix=()):
+    """Starts the binary on a free port (plus `extra_arguments`) and waits for its start-up lines.
+    `command_prefix` runs it through another command (`setpriv` to drop root)."""
     binary = binary_path()
     stderr_file = tempfile.TemporaryFile()
     process = subprocess.Popen(
-        [str(binary), "--port", "0", "--project", PROJECT_ID, "--log-level", "warn", *extra_arguments],
+        [*command_prefix, str(binary), "--port", "0", "--project", PROJECT_ID, "--log-level", "warn", *extra_arguments],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr_file, cwd=REPO_ROOT)
 
     stdout_lines = []

@@ -3,6 +3,7 @@ read-only database, and blocking functions that hang, reset the connection or an
 Each test runs binaries of its own."""
 
 import os
+import shutil
 import signal
 import socket
 import sqlite3
@@ -175,7 +176,7 @@ def fill(directory):
     return filler
 
 
-def test_a_full_disk_and_a_read_only_database_refuse_writes_clearly_and_keep_reads(tmp_path):
+def test_a_full_disk_refuses_writes_clearly_and_keeps_reads(tmp_path):
     with small_filesystem("8m") as directory:
         limited_by = "tmpfs"
         if directory is None:
@@ -218,15 +219,16 @@ def test_a_full_disk_and_a_read_only_database_refuse_writes_clearly_and_keep_rea
 
 
 @contextmanager
-def read_only_view(directory):
-    """`directory` as the emulator may not write it: a read-only bind mount where root can mount
-    (root ignores file modes), else the files' and folder's write bits taken away."""
-    if os.geteuid() == 0:
+def read_only_view(directory, force_unprivileged=False):
+    """`directory` as the emulator may not write it, and the command prefix to run it with: a
+    read-only bind mount where root can mount; where root cannot, a copy with the write bits taken
+    away and the emulator run as `nobody` (root ignores file modes); otherwise the write bits alone."""
+    if os.geteuid() == 0 and not force_unprivileged:
         view = Path(tempfile.mkdtemp(prefix="auth-emulator-ro-"))
         bound = subprocess.run(["mount", "--bind", str(directory), str(view)], capture_output=True).returncode == 0
         if bound and subprocess.run(["mount", "-o", "remount,bind,ro", str(view)], capture_output=True).returncode == 0:
             try:
-                yield view
+                yield view, ()
             finally:
                 subprocess.run(["umount", "-l", str(view)], capture_output=True)
                 view.rmdir()
@@ -234,24 +236,37 @@ def read_only_view(directory):
         if bound:
             subprocess.run(["umount", "-l", str(view)], capture_output=True)
         view.rmdir()
-        pytest.fail("running as root but cannot make a read-only bind mount")
+    prefix = ()
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.fail("running as root without mount or setpriv: cannot make a file the emulator may not write")
+        prefix = (setpriv, "--reuid=65534", "--regid=65534", "--clear-groups")
+        # A copy outside pytest's private (0700) temporary folders, which `nobody` can read.
+        copy = Path(tempfile.mkdtemp(prefix="auth-emulator-ro-"))
+        for path in directory.iterdir():
+            shutil.copy(path, copy / path.name)
+        directory = copy
     paths = [directory, *directory.iterdir()]
     for path in paths:
         path.chmod(0o555 if path.is_dir() else 0o444)
     try:
-        yield directory
+        yield directory, prefix
     finally:
         for path in paths:
             path.chmod(0o755 if path.is_dir() else 0o644)
+        if prefix:
+            shutil.rmtree(directory)
 
 
-def test_a_read_only_database_answers_reads_and_refuses_writes_clearly(tmp_path):
+@pytest.mark.parametrize("unprivileged", [False, True], ids=["as-is", "unprivileged"])
+def test_a_read_only_database_answers_reads_and_refuses_writes_clearly(tmp_path, unprivileged):
     data = tmp_path / "auth.sqlite"
     first = start_emulator("--data", str(data))
     assert sign_up(f"http://{first.host}", "kept@example.com").status_code == 200
     stop_emulator(first)
-    with read_only_view(tmp_path) as view:
-        running = start_emulator("--data", str(view / "auth.sqlite"))
+    with read_only_view(tmp_path, force_unprivileged=unprivileged) as (view, prefix):
+        running = start_emulator("--data", str(view / "auth.sqlite"), command_prefix=prefix)
         base = f"http://{running.host}"
         try:
             assert_reads_still_work(base, "kept@example.com")

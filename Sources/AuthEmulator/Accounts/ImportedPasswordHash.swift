@@ -155,11 +155,11 @@ struct ImportedPasswordHash: Sendable, Equatable {
 /// cost ≤ 14), PBKDF (≤ 120 000 iterations) and digest rounds (≤ 8192) stay within these by their
 /// own range checks.
 enum ImportedHashCost {
-    /// bcrypt's cost is log2 of its rounds: 12 is 4096 key expansions, well under a second.
+    /// bcrypt's cost is log2 of its rounds: 12 is 4096 key expansions, the top of what apps commonly use.
     static let maximumBcryptCost = 12
     /// scrypt needs 128 · N · r bytes: 128 MiB (N = 2^17 with r = 8).
     static let maximumScryptMemory = 128 << 20
-    /// scrypt's time grows with N · r · p: 2^21 (N = 2^18, r = 8, p = 1) is about a second here.
+    /// scrypt's time grows with N · r · p: 2^21 (N = 2^17, r = 8, p = 2) is about a second on an idle core.
     static let maximumScryptWork = 1 << 21
 
     static func checkBcrypt(_ encoded: String) throws(AuthError) {
