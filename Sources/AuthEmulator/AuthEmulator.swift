@@ -22,6 +22,8 @@ public final class AuthEmulator: Sendable {
         /// `--smtp-port N`: the app's own mail over SMTP into the outbox; `nil` is off.
         public var smtpPort: UInt16?
         public var smtpLimits = SMTPLimits()
+        /// Caps on the fake providers' keys (provider ids, keys per provider).
+        public var fakeProviderLimits = FakeProviderLimits()
 
         public init() {}
     }
@@ -44,7 +46,8 @@ public final class AuthEmulator: Sendable {
             store: store, clock: clock, identifiers: identifiers,
             logger: logger ?? Logger(minimumLevel: configuration.logLevel, format: configuration.logFormat), defaultProjectId: configuration.projectId,
             idpTokenMode: configuration.idpTokenMode, defaultHost: "\(host):\(configuration.port)",
-            idTokenMode: configuration.idTokenMode, makeProviderKey: makeProviderKey)
+            idTokenMode: configuration.idTokenMode, makeProviderKey: makeProviderKey,
+            fakeProviderLimits: configuration.fakeProviderLimits)
         let router = Router(environment: environment, routes: RouteTable.routes)
         server = HTTPServer(
             configuration: HTTPServer.Configuration(

@@ -11,6 +11,11 @@ public enum BCrypt {
         return constantTimeEquals(Array(computed.utf8), Array(encoded.utf8))
     }
 
+    /// The cost (log2 of the rounds) of a well-formed encoded hash; nil when it is not one.
+    public static func cost(ofEncoded encoded: String) -> Int? {
+        Encoded(encoded)?.cost
+    }
+
     /// The encoded hash of `password` with a 16-byte `salt` and `cost` 4…31.
     public static func hash(_ password: [UInt8], salt: [UInt8], cost: Int, prefix: String = "2b") -> String {
         precondition(salt.count == 16 && (4...31).contains(cost))

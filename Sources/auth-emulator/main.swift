@@ -14,6 +14,9 @@ sigemptyset(&stopSignals)
 sigaddset(&stopSignals, SIGINT)
 sigaddset(&stopSignals, SIGTERM)
 pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+// A file-size limit (`ulimit -f`) must fail the database write it stops (a clear 503), not kill
+// the server with SIGXFSZ.
+signal(SIGXFSZ, SIG_IGN)
 
 let started = DispatchTime.now()
 let configuration: AuthEmulator.Configuration

@@ -16,7 +16,8 @@ final class TestEmulator: Sendable {
 
     init(
         dataFile: String? = nil, clock: ManualClock = ManualClock(TestEmulator.start),
-        idpTokenMode: IdPTokenMode = .lenient, idTokenMode: IDTokenMode = .unsigned, importDirectory: String? = nil
+        idpTokenMode: IdPTokenMode = .lenient, idTokenMode: IDTokenMode = .unsigned, importDirectory: String? = nil,
+        fakeProviderLimits: FakeProviderLimits = FakeProviderLimits()
     ) throws {
         var configuration = AuthEmulator.Configuration()
         configuration.port = 0
@@ -25,6 +26,7 @@ final class TestEmulator: Sendable {
         configuration.idpTokenMode = idpTokenMode
         configuration.idTokenMode = idTokenMode
         configuration.importDirectory = importDirectory
+        configuration.fakeProviderLimits = fakeProviderLimits
         self.clock = clock
         let keys = TestProviderKeys()
         emulator = try AuthEmulator(

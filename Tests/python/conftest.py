@@ -80,14 +80,15 @@ def binary_path():
     return path
 
 
-def start_emulator(*extra_arguments, project_id=None):
+def start_emulator(*extra_arguments, project_id=None, command_prefix=()):
     """Starts the binary on a free port (plus `extra_arguments`) and waits for its start-up lines;
-    the project is `project_id`, else this module's PROJECT_ID at call time (tests patch it)."""
+    the project is `project_id`, else this module's PROJECT_ID at call time (tests patch it), and
+    `command_prefix` runs it through another command (`setpriv` to drop root)."""
     project_id = project_id or PROJECT_ID
     binary = binary_path()
     stderr_file = tempfile.TemporaryFile()
     process = subprocess.Popen(
-        [str(binary), "--port", "0", "--project", project_id, "--log-level", "warn", *extra_arguments],
+        [*command_prefix, str(binary), "--port", "0", "--project", project_id, "--log-level", "warn", *extra_arguments],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr_file, cwd=REPO_ROOT)
 
     stdout_lines = []

@@ -63,9 +63,17 @@ struct ImportedPasswordHash: Sendable, Equatable {
             guard (1...16).contains(parallelization ?? 0) else { throw AuthError.invalid("INVALID_PARALLELIZATION") }
             guard (1...32).contains(blockSize ?? 0) else { throw AuthError.invalid("INVALID_BLOCK_SIZE") }
             guard (1...1024).contains(dkLen ?? 0) else { throw AuthError.invalid("INVALID_DERIVED_KEY_LENGTH") }
+            try ImportedHashCost.checkStandardScrypt(n: n, r: blockSize ?? 0, p: parallelization ?? 0)
         case .bcrypt:
             break
         }
+    }
+
+    /// The per-user part of the cost check: a bcrypt hash carries its own cost. Throws the entry's
+    /// error when verifying `passwordHash` at sign-in would take too long.
+    func checkCost(ofPasswordHash passwordHash: String) throws(AuthError) {
+        guard algorithm == .bcrypt, let encoded = BinaryText.decode(passwordHash) else { return }
+        try ImportedHashCost.checkBcrypt(String(decoding: encoded, as: UTF8.self))
     }
 
     /// As stored in the `password_hash_config` column and in our exports' per-user extension.
@@ -93,6 +101,9 @@ struct ImportedPasswordHash: Sendable, Equatable {
         let saltBytes = salt.flatMap(BinaryText.decode) ?? []
         let passwordBytes = Array(password.utf8)
         if algorithm == .bcrypt {
+            // A hash stored before the import checked costs must not stall a sign-in thread either.
+            let encoded = String(decoding: expected, as: UTF8.self)
+            guard (try? ImportedHashCost.checkBcrypt(encoded)) != nil else { return false }
             return BCrypt.verify(passwordBytes, encoded: String(decoding: expected, as: UTF8.self))
         }
         guard let computed = derive(passwordBytes, salt: saltBytes, length: expected.count) else { return false }
@@ -135,6 +146,41 @@ struct ImportedPasswordHash: Sendable, Equatable {
         var output = MessageDigest.hash(digest, input)
         for _ in 1..<max(rounds ?? 1, 1) { output = MessageDigest.hash(digest, output) }
         return output
+    }
+}
+
+/// The most work one imported hash may cost each time its user signs in. Production accepts hashes
+/// that take seconds or hours to verify (bcrypt cost 31); the emulator refuses them at import, with
+/// the limit named, instead of stalling a sign-in thread. Firebase's own scrypt (rounds ≤ 8, memory
+/// cost ≤ 14), PBKDF (≤ 120 000 iterations) and digest rounds (≤ 8192) stay within these by their
+/// own range checks.
+enum ImportedHashCost {
+    /// bcrypt's cost is log2 of its rounds: 12 is 4096 key expansions, the top of what apps commonly use.
+    static let maximumBcryptCost = 12
+    /// scrypt needs 128 · N · r bytes: 128 MiB (N = 2^17 with r = 8).
+    static let maximumScryptMemory = 128 << 20
+    /// scrypt's time grows with N · r · p: 2^21 (N = 2^17, r = 8, p = 2) is about a second on an idle core.
+    static let maximumScryptWork = 1 << 21
+
+    static func checkBcrypt(_ encoded: String) throws(AuthError) {
+        guard let cost = BCrypt.cost(ofEncoded: encoded) else { return }
+        guard cost <= maximumBcryptCost else {
+            throw AuthError.invalid(
+                "INVALID_PASSWORD_HASH : The bcrypt cost \(cost) is above the emulator's limit of \(maximumBcryptCost); re-hash with a lower cost for tests.")
+        }
+    }
+
+    static func checkStandardScrypt(n: Int, r: Int, p: Int) throws(AuthError) {
+        // n ≤ 2^20, r ≤ 32 and p ≤ 16 are checked first, so these products cannot overflow.
+        let memory = 128 * n * r
+        guard memory <= maximumScryptMemory else {
+            throw AuthError.invalid(
+                "INVALID_MEMORY_COST : STANDARD_SCRYPT with N = \(n) and r = \(r) needs \(memory >> 20) MiB (128 · N · r), above the emulator's limit of \(maximumScryptMemory >> 20) MiB.")
+        }
+        guard n * r * p <= maximumScryptWork else {
+            throw AuthError.invalid(
+                "INVALID_MEMORY_COST : STANDARD_SCRYPT with N · r · p = \(n * r * p) is above the emulator's limit of \(maximumScryptWork) (about a second per sign-in).")
+        }
     }
 }
 

@@ -13,7 +13,7 @@ enum UpdateAccount {
         let body = request.body
         // PROJECT_DISABLED comes before any field is looked at, as in the reference (only a tenant can be disabled).
         if request.scope.tenantId != nil { try request.read { try $0.requireEnabled() } }
-        if let field = unimplementedFields.first(where: { body.object[$0] != nil }) {
+        if let field = unimplementedFields.first(where: { body.value($0) != nil }) {
             throw AuthError.notImplemented("\(field) is not implemented yet.")
         }
         if request.isPrivileged {
@@ -37,7 +37,7 @@ enum UpdateAccount {
         if body.has("oobCode") { return try ApplyOobCode.run(request, code: try body.nonEmptyString("oobCode")) }
         let linkedProvider = try linkProviderUserInfo(body)
         let mfaEntries = try body.nested("mfa").map { mfa throws(AuthError) in
-            guard mfa.object["enrollments"]?.isNull != true else {
+            guard mfa.value("enrollments")?.isNull != true else {
                 throw AuthError.invalidArgument("/mfa/enrollments must be array")
             }
             return try mfa.objectArray("enrollments") ?? []

@@ -22,7 +22,7 @@ enum EmailActionPage {
     }
 
     private static func parameter(_ request: OperationRequest, _ name: String) -> String? {
-        let value = request.body.object[name]?.stringValue ?? request.queryValue(name)
+        let value = request.body.value(name)?.stringValue ?? request.queryValue(name)
         return value?.isEmpty == false ? value : nil
     }
 

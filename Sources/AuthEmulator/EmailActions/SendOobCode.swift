@@ -9,7 +9,7 @@ enum SendOobCode {
     static func run(_ request: OperationRequest) throws -> JSONObject {
         try request.requireEnabledBeforeFields()
         let body = request.body
-        let type = try OobRequestType.parse(body.object["requestType"])
+        let type = try OobRequestType.parse(body.value("requestType"))
         let returnOobLink = try body.bool("returnOobLink") ?? false
         guard !returnOobLink || request.isPrivileged else { throw AuthError.invalid("INSUFFICIENT_PERMISSION") }
         let continueUrl = try body.nonEmptyString("continueUrl")

@@ -58,31 +58,3 @@ enum EmulatorOperations {
         return numbers
     }
 }
-
-/// `GET /emulator/openapi.json`, which `GET /` names: every route the emulator serves, by path,
-/// method and Google operation id, with the 501 stubs marked. (The official emulator serves the
-/// whole discovery-derived document; this one is made from the route table itself, so it is
-/// never out of date.)
-enum RouteCatalogue {
-    static func document(_ request: OperationRequest) throws -> JSONObject {
-        var paths = JSONObject()
-        var seen = Set<String>()
-        for route in RouteTable.routes {
-            let path = "/" + route.pattern.template
-            let method = route.method.lowercased()
-            // The first route for a path and method is the one that answers.
-            guard seen.insert("\(method) \(path)").inserted else { continue }
-            var operation: JSONObject = ["operationId": .string(route.operation.id)]
-            if route.operation.handler == nil { operation["x-not-implemented"] = true }
-            var entry = paths[path]?.objectValue ?? JSONObject()
-            entry[method] = .object(operation)
-            paths[path] = .object(entry)
-        }
-        return [
-            "openapi": "3.0.3",
-            "info": ["title": "auth-emulator", "version": .string(CommandLineOptions.version)],
-            "servers": [["url": .string(request.origin)]],
-            "paths": .object(paths),
-        ]
-    }
-}

@@ -134,7 +134,7 @@ enum ClockOperations {
     /// Moves the clock forward by `seconds` (a whole or fractional number, never negative). The
     /// new offset is stored first, so a `--data` restart keeps it.
     static func advance(_ request: OperationRequest) throws -> JSONObject {
-        guard let value = request.body.object["seconds"], let seconds = value.doubleValue else {
+        guard let value = request.body.value("seconds"), let seconds = value.doubleValue else {
             throw AuthError.invalid("INVALID_ARGUMENT : seconds (a number) is required.")
         }
         guard seconds >= 0, seconds <= 100 * 365 * 86_400 else {

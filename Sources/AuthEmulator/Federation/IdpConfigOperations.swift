@@ -159,7 +159,7 @@ enum IdpConfigOperations {
         return config
     }
 
-    private static let objectFields: Set<String> = ["responseType", "idpConfig", "spConfig"]
+    static let objectFields: Set<String> = ["responseType", "idpConfig", "spConfig"]
 
     /// Wrong JSON types answer as Google's JSON parser does.
     private static func checkTypes(_ body: JSONObject, _ kind: IdpConfigKind) throws(AuthError) {

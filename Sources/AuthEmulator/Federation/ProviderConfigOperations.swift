@@ -4,7 +4,7 @@ import JSON
 /// built-in providers. Here they say which client ids (`clientId`, Apple's `bundleIds`) a
 /// provider token's `aud` must name, and whether the provider is enabled.
 enum ProviderConfigOperations {
-    private static let editableFields = ["enabled", "clientId", "clientSecret", "appleSignInConfig"]
+    static let editableFields = ["enabled", "clientId", "clientSecret", "appleSignInConfig"]
 
     static func create(_ request: OperationRequest) throws -> JSONObject {
         guard let providerId = request.queryValue("idpId"), !providerId.isEmpty else {

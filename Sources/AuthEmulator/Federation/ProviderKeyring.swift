@@ -29,11 +29,13 @@ public final class ProviderKeyring: Sendable {
 
     private let store: AuthStore
     private let makeKey: KeyFactory
+    private let limits: FakeProviderLimits
     private let cache = Locked(Cache())
 
-    init(store: AuthStore, makeKey: @escaping KeyFactory = ProviderKeyring.freshKey) {
+    init(store: AuthStore, makeKey: @escaping KeyFactory = ProviderKeyring.freshKey, limits: FakeProviderLimits = FakeProviderLimits()) {
         self.store = store
         self.makeKey = makeKey
+        self.limits = limits
     }
 
     /// Where new signing keys come from. Tests hand out pre-made keys, since each RSA key costs
@@ -58,8 +60,9 @@ public final class ProviderKeyring: Sendable {
     /// The key that signs `providerId`'s new tokens with `algorithm`, made on first use.
     func activeKey(of providerId: String, algorithm: JWSAlgorithm, now: Instant) throws -> ActiveKey {
         if let active = try loaded().active[Self.slot(providerId, algorithm)] { return active }
+        try refuseBeyondProviderCap(providerId)
         let candidate = try generate(algorithm)
-        try store.write { try $0.fakeProviders.insertKey(candidate, providerId: providerId, now: now, retiringActive: false) }
+        try store.write { try $0.fakeProviders.insertKey(candidate, providerId: providerId, now: now, retiringActive: false, limits: limits) }
         try reload()
         guard let active = try loaded().active[Self.slot(providerId, algorithm)] else {
             throw AuthError.internal("INTERNAL_ERROR")
@@ -69,10 +72,20 @@ public final class ProviderKeyring: Sendable {
 
     /// Replaces the active key with a new one; the old one stays published. Answers the new `kid`.
     func rotate(_ providerId: String, algorithm: JWSAlgorithm, now: Instant) throws -> String {
+        try refuseBeyondProviderCap(providerId)
         let replacement = try generate(algorithm)
-        try store.write { try $0.fakeProviders.insertKey(replacement, providerId: providerId, now: now, retiringActive: true) }
+        try store.write { try $0.fakeProviders.insertKey(replacement, providerId: providerId, now: now, retiringActive: true, limits: limits) }
         try reload()
         return replacement.kid
+    }
+
+    /// Fails before the costly key generation when a new provider id would pass the cap; the
+    /// insert checks again in its transaction, against concurrent first uses.
+    private func refuseBeyondProviderCap(_ providerId: String) throws {
+        let cached = try loaded()
+        guard !cached.published.values.contains(where: { $0.providerId == providerId }) else { return }
+        let providers = Set(cached.published.values.map(\.providerId))
+        if providers.count >= limits.providers { throw FakeProviderLimits.tooManyProviders(limits.providers) }
     }
 
     private func loaded() throws -> Cache {

@@ -169,6 +169,7 @@ struct ImportedUser {
             let perUser = try entry.nested(Self.hashExtensionKey).flatMap { body throws(AuthError) in
                 try ImportedPasswordHash(request: body)
             }
+            try (perUser ?? hash)?.checkCost(ofPasswordHash: passwordHash)
             user.passwordHash = passwordHash
             user.salt = try entry.string("salt")
             user.importedPasswordHash = perUser ?? hash

@@ -21,7 +21,8 @@ public struct AuthEnvironment: Sendable {
         store: AuthStore, clock: EmulatorClock, identifiers: any IdentifierSource = SecureIdentifierSource(),
         logger: Logger, defaultProjectId: String, idpTokenMode: IdPTokenMode = .lenient,
         defaultHost: String = "127.0.0.1:9099", idTokenMode: IDTokenMode = .unsigned,
-        makeProviderKey: @escaping ProviderKeyring.KeyFactory = ProviderKeyring.freshKey
+        makeProviderKey: @escaping ProviderKeyring.KeyFactory = ProviderKeyring.freshKey,
+        fakeProviderLimits: FakeProviderLimits = FakeProviderLimits()
     ) throws {
         self.store = store
         self.clock = clock
@@ -30,7 +31,7 @@ public struct AuthEnvironment: Sendable {
         self.defaultProjectId = defaultProjectId
         self.idpTokenMode = idpTokenMode
         self.defaultHost = defaultHost
-        keyring = ProviderKeyring(store: store, makeKey: makeProviderKey)
+        keyring = ProviderKeyring(store: store, makeKey: makeProviderKey, limits: fakeProviderLimits)
         idTokenSigner = try IDTokenSigner(mode: idTokenMode, keyring: keyring, now: clock.now())
     }
 }

@@ -53,11 +53,14 @@ struct Operation: Sendable {
     /// Whether body keys are camel-cased at every depth as the reference does (`refresh_token` →
     /// `refreshToken`). Off for bodies holding free-form maps, such as minted `claims`.
     var camelCasesBody = true
+    /// The body fields and query parameters it reads (`FieldCatalogue`, by operation id).
+    let fields: OperationFields
 
     init(_ id: String, _ access: Access = .apiKeyOrOwner, result handler: Handler?) {
         self.id = id
         self.access = access
         self.handler = handler
+        fields = FieldCatalogue.fields(of: id)
     }
 
     /// An operation whose answer is always a 200 JSON object.

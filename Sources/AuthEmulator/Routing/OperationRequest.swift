@@ -20,9 +20,14 @@ struct OperationRequest: Sendable {
     var originHeader: String?
     var fetchSite: String?
     let environment: AuthEnvironment
+    /// Debug builds: the declared query parameters, which `queryValue` reads are checked against.
+    var queryCheck: (operationId: String, parameters: [Field], reads: UndeclaredReads)?
 
     func queryValue(_ name: String) -> String? {
-        query.first { $0.name == name }?.value
+        if let queryCheck, !queryCheck.parameters.contains(where: { $0.name == name }) {
+            queryCheck.reads.note("\(queryCheck.operationId) reads the query parameter \(name), which it does not declare")
+        }
+        return query.first { $0.name == name }?.value
     }
 
     /// A browser asked (`Accept: text/html`): pages answer HTML rather than the official JSON.

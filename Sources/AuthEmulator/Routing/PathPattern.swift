@@ -19,6 +19,14 @@ struct PathPattern: Sendable {
         }
     }
 
+    /// The `{name}` parts, in order.
+    var parameterNames: [String] {
+        segments.compactMap { segment in
+            guard case .parameter(let name, _) = segment else { return nil }
+            return name
+        }
+    }
+
     /// The captured parameters when `pathSegments` fits the template.
     func match(_ pathSegments: [Substring]) -> [String: String]? {
         guard pathSegments.count == segments.count else { return nil }

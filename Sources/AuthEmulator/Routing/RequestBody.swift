@@ -5,9 +5,19 @@ import JSON
 /// accepted where strings are expected, because the Admin SDKs send `validSince` and friends as numbers.
 struct RequestBody: Sendable {
     let object: JSONObject
+    /// Debug builds: the operation's declared fields, which every read is checked against. Nil in
+    /// release builds, and for bodies made in code or free-form maps.
+    var check: FieldCheck?
 
     init(_ object: JSONObject = JSONObject()) {
         self.object = object
+    }
+
+    /// The same body, its reads checked against `check`.
+    func checking(_ check: FieldCheck?) -> RequestBody {
+        var copy = self
+        copy.check = check
+        return copy
     }
 
     /// Parses a body and normalises its keys to camelCase (`refresh_token` → `refreshToken`) at
@@ -40,12 +50,14 @@ struct RequestBody: Sendable {
     }
 
     func has(_ key: String) -> Bool {
+        check?.read(key, as: .presence)
         if let value = object[key] { return !value.isNull }
         return false
     }
 
     /// A string member; numbers and booleans are converted, `null` counts as absent.
     func string(_ key: String) throws(AuthError) -> String? {
+        check?.read(key, as: .string)
         guard let value = object[key] else { return nil }
         switch value {
         case .null: return nil
@@ -64,6 +76,7 @@ struct RequestBody: Sendable {
     }
 
     func bool(_ key: String) throws(AuthError) -> Bool? {
+        check?.read(key, as: .boolean)
         guard let value = object[key] else { return nil }
         switch value {
         case .null: return nil
@@ -74,6 +87,7 @@ struct RequestBody: Sendable {
 
     /// A whole number, given as a JSON number or a string of digits.
     func int64(_ key: String) throws(AuthError) -> Int64? {
+        check?.read(key, as: .integer)
         guard let value = object[key] else { return nil }
         switch value {
         case .null: return nil
@@ -87,7 +101,8 @@ struct RequestBody: Sendable {
     }
 
     func stringArray(_ key: String) throws(AuthError) -> [String]? {
-        try array(key, of: "string") { element in
+        check?.read(key, as: .strings)
+        return try array(key, of: "string") { element in
             switch element {
             case .string(let text): return text
             case .int(let number): return String(number)
@@ -97,7 +112,8 @@ struct RequestBody: Sendable {
     }
 
     func objectArray(_ key: String) throws(AuthError) -> [JSONObject]? {
-        try array(key, of: "object") { $0.objectValue }
+        check?.read(key, as: .objects)
+        return try array(key, of: "object") { $0.objectValue }
     }
 
     /// An array member whose every element `convert` accepts; the first it refuses is reported
@@ -117,10 +133,17 @@ struct RequestBody: Sendable {
     }
 
     func nested(_ key: String) throws(AuthError) -> RequestBody? {
+        check?.read(key, as: .object)
         guard let value = object[key] else { return nil }
         if value.isNull { return nil }
         guard let member = value.objectValue else { throw typeError(key, "object") }
-        return RequestBody(member)
+        return RequestBody(member).checking(check?.nested(key))
+    }
+
+    /// A member as it is, for operations that take any JSON there (declared `.any` or a map).
+    func value(_ key: String) -> JSONValue? {
+        check?.read(key, as: .value)
+        return object[key]
     }
 
     private func typeError(_ key: String, _ type: String) -> AuthError {

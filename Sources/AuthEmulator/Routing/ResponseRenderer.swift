@@ -1,6 +1,7 @@
 import HTML
 import HTTPServer
 import JSON
+import SQLiteStore
 
 /// Turns an operation's result, or its failure in the operation's error style, into HTTP.
 enum ResponseRenderer {
@@ -31,6 +32,7 @@ enum ResponseRenderer {
     static func render(failure: any Error, as style: ErrorStyle, request: HTTPRequest, logger: Logger) -> HTTPResponse {
         if let error = failure as? AuthError { return render(error, as: style) }
         logger.log(.error, "\(request.method) \(request.path) failed: \(failure)")
+        if let storage = failure as? SQLiteError, let error = StorageFailure.error(for: storage) { return render(error, as: style) }
         return render(AuthError.internal("INTERNAL_ERROR"), as: style)
     }
 

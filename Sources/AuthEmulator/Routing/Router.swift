@@ -92,18 +92,45 @@ public struct Router: HTTPHandler {
         guard let handler = operation.handler else {
             throw AuthError.notImplemented("\(operation.id) is not implemented in the Auth Emulator.")
         }
-        let body = try legacyBody ?? parseBody(request, camelCasing: operation.camelCasesBody)
-        let idToken = try body.nonEmptyString("idToken").flatMap(DecodedIDToken.init)
+        let parsed = try legacyBody ?? parseBody(request, camelCasing: operation.camelCasesBody)
+        try operation.fields.refuseUnknown(body: parsed.object, query: request.query)
+        let idToken = try parsed.nonEmptyString("idToken").flatMap(DecodedIDToken.init)
         let scope = try resolveScope(
-            parameters: parameters, body: body, idToken: idToken, query: request.query,
+            parameters: parameters, body: parsed, idToken: idToken, query: request.query,
             access: operation.access, isPrivileged: isPrivileged)
+        #if DEBUG
+        let reads = UndeclaredReads()
+        let body = parsed.checking(FieldCheck(operationId: operation.id, declared: operation.fields.declaredBody, path: "", reads: reads))
+        #else
+        let body = parsed
+        #endif
         let operationRequest = OperationRequest(
             scope: scope, isPrivileged: isPrivileged, body: body, decodedIDToken: idToken, query: request.query,
             pathParameters: parameters, host: request.headers["host"],
             accept: request.headers["accept"], originHeader: request.headers["origin"],
             fetchSite: request.headers["sec-fetch-site"], environment: environment)
+        #if DEBUG
+        var checked = operationRequest
+        checked.queryCheck = (operation.id, operation.fields.query, reads)
+        let result = try handler(checked)
+        try Self.refuseUndeclaredReads(reads, logger: environment.logger)
+        return result
+        #else
         return try handler(operationRequest)
+        #endif
     }
+
+    #if DEBUG
+    /// A read the operation's declaration lacks is a bug in the declaration (or the code): the
+    /// OpenAPI document and our own routes' refusals would be wrong. Debug builds fail the request,
+    /// so the test that reached the read fails.
+    private static func refuseUndeclaredReads(_ reads: UndeclaredReads, logger: Logger) throws {
+        let notes = reads.all
+        guard !notes.isEmpty else { return }
+        logger.log(.error, "Undeclared reads: \(notes.joined(separator: "; "))")
+        throw AuthError.internal("INTERNAL_ERROR : undeclared reads (debug build): \(notes.joined(separator: "; "))")
+    }
+    #endif
 
     /// Moves a v3 `relyingparty` request onto its v1 route. The admin bulk calls name their project
     /// in the body; their body is returned, already parsed (GET bodies otherwise go unread).

@@ -28,10 +28,20 @@ struct FakeProviderRepository {
 
     /// Adds a key. Without `retiringActive`, a provider that already has an active key of this
     /// algorithm keeps it and the new one is dropped (a concurrent first use made one already).
+    /// A provider id new to the keys table is refused once `limits.providers` ids hold keys; after
+    /// the insert, retired keys beyond `limits.keysPerProvider` of this provider and algorithm are
+    /// dropped, oldest first. Both checks run in this transaction, so concurrent calls cannot pass
+    /// the caps together.
     func insertKey(
-        _ generated: ProviderKeyring.GeneratedKey, providerId: String, now: Instant, retiringActive: Bool
+        _ generated: ProviderKeyring.GeneratedKey, providerId: String, now: Instant, retiringActive: Bool,
+        limits: FakeProviderLimits
     ) throws {
         let algorithm = generated.key.algorithm.rawValue
+        let isKnown = try connection.queryFirst("SELECT 1 FROM idp_keys WHERE provider_id = ? LIMIT 1", [.text(providerId)]) != nil
+        if !isKnown {
+            let providers = try connection.queryFirst("SELECT COUNT(DISTINCT provider_id) FROM idp_keys")?[0].integer ?? 0
+            if providers >= Int64(limits.providers) { throw FakeProviderLimits.tooManyProviders(limits.providers) }
+        }
         if retiringActive {
             try connection.execute(
                 "UPDATE idp_keys SET retired_at = ? WHERE provider_id = ? AND algorithm = ? AND retired_at IS NULL",
@@ -46,6 +56,14 @@ struct FakeProviderRepository {
                 .text(generated.kid), .text(providerId), .text(algorithm), .text(try generated.key.privateKeyPEM()),
                 .integer(now.millisecondsSinceEpoch),
             ])
+        // The active key first, then the newest retired ones (rowid breaks ties within a millisecond).
+        try connection.execute(
+            """
+            DELETE FROM idp_keys WHERE provider_id = ?1 AND algorithm = ?2 AND retired_at IS NOT NULL AND kid NOT IN (
+                SELECT kid FROM idp_keys WHERE provider_id = ?1 AND algorithm = ?2
+                ORDER BY retired_at IS NULL DESC, created_at DESC, rowid DESC LIMIT ?3)
+            """,
+            [.text(providerId), .text(algorithm), .integer(Int64(limits.keysPerProvider))])
     }
 
     // MARK: The providers' own users
