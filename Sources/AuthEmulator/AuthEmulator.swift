@@ -33,7 +33,9 @@ public final class AuthEmulator: Sendable {
     ) throws {
         self.configuration = configuration
         let store = try AuthStore(location: configuration.dataFile.map { .file($0) } ?? .inMemory)
-        let clock = EmulatorClock(source: timeSource, offsetMilliseconds: try store.read { try $0.emulatorState.clockOffset() })
+        let clock = EmulatorClock(
+            source: timeSource, offsetMilliseconds: try store.read { try $0.emulatorState.clockOffset() },
+            saveOffset: { offset in try store.write { try $0.emulatorState.setClockOffset(offset) } })
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         environment = try AuthEnvironment(
             store: store, clock: clock, identifiers: identifiers,

@@ -44,7 +44,7 @@ MINIMUM_BLOCKS = {
     "docs/fake-identity-providers.md": 13,
     "docs/outbox.md": 9,
     "docs/private-relay.md": 6,
-    "docs/clock.md": 4,
+    "docs/clock.md": 5,
     "docs/strict-mode.md": 3,
     "docs/signed-id-tokens.md": 5,
     "docs/console.md": 1,

@@ -142,6 +142,8 @@ enum RouteTable {
             Route("GET", "emulator/v1/securetoken/x509", Operation("emulator.securetoken.x509", .open, SecureTokenKeys.x509)),
             Route("GET", "emulator/v1/clock", Operation("emulator.clock.get", .open, ClockOperations.now)),
             Route("POST", "emulator/v1/clock:advance", Operation("emulator.clock.advance", .open, ClockOperations.advance)),
+            Route("POST", "emulator/v1/clock:reset", Operation("emulator.clock.reset", .open, ClockOperations.reset)),
+            Route("POST", "emulator/v1/clock:set", Operation("emulator.clock.set", .open, ClockOperations.set)),
         ] + fakeProviderRoutes + pageRoutes + ConsoleRoutes.routes
 
     // MARK: The fake identity providers (DESIGN §3)
