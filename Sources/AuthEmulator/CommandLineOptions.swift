@@ -22,8 +22,8 @@ public enum CommandLineOptions {
                              [--idp-tokens lenient|strict] [--id-tokens unsigned|signed]
                              [--import DIR] [--export-on-exit DIR]
                              [--log-level debug|info|warn|error] [--log-format text|json]
-               auth-emulator mint IDP [--email …] [--hide-email] [--nonce …] [--name …] [--sub …]
-                             [--audience …] [--server URL]
+               auth-emulator mint IDP [--email …] [--hide-email] [--nonce …] [--hashed-nonce …]
+                             [--name …] [--sub …] [--audience …] [--server URL]
                auth-emulator export --data FILE --out DIR [--project ID]
 
           --host        address to listen on (default 127.0.0.1)
@@ -143,7 +143,7 @@ public struct MintCommand: Equatable, Sendable {
     }
 
     private static let valueFlags = [
-        "--email": "email", "--nonce": "nonce", "--name": "name", "--sub": "sub", "--audience": "audience",
+        "--email": "email", "--nonce": "nonce", "--hashed-nonce": "hashedNonce", "--name": "name", "--sub": "sub", "--audience": "audience",
         "--picture": "picture", "--alg": "alg",
     ]
 

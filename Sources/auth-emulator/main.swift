@@ -2,6 +2,7 @@ import AuthEmulator
 import Dispatch
 import Foundation
 import HTTPClient
+import JSON
 
 // Thin by design: parse flags, start, wait for a signal, stop.
 
@@ -45,6 +46,11 @@ func mint(_ command: MintCommand) -> Int32 {
             return 1
         }
         print(text)
+        // The answer's warnings (a nonce that looks hashed already) also go where a person looks.
+        let warnings = (try? JSONValue(parsing: text))?["warnings"]?.arrayValue ?? []
+        for warning in warnings.compactMap(\.stringValue) {
+            FileHandle.standardError.write(Data("auth-emulator mint: warning: \(warning)\n".utf8))
+        }
         return 0
     } catch {
         FileHandle.standardError.write(Data("auth-emulator mint: cannot reach \(command.server): \(error)\n".utf8))

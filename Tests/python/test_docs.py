@@ -41,7 +41,7 @@ BLOCK_TIMEOUT_SECONDS = 30
 MINIMUM_BLOCKS = {
     "README.md": 10,
     "docs/README.md": 1,
-    "docs/fake-identity-providers.md": 13,
+    "docs/fake-identity-providers.md": 14,
     "docs/outbox.md": 9,
     "docs/private-relay.md": 6,
     "docs/clock.md": 5,
