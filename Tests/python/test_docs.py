@@ -42,7 +42,7 @@ MINIMUM_BLOCKS = {
     "README.md": 10,
     "docs/README.md": 1,
     "docs/fake-identity-providers.md": 14,
-    "docs/outbox.md": 9,
+    "docs/outbox.md": 12,
     "docs/private-relay.md": 6,
     "docs/clock.md": 5,
     "docs/strict-mode.md": 3,

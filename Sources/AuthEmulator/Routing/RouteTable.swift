@@ -130,8 +130,13 @@ enum RouteTable {
                 "emulator.config.update", .open, EmulatorOperations.updateConfig)),
             Route("GET", "emulator/v1/projects/{projectId}/messages", Operation(
                 "emulator.messages.list", .open, result: OutboxOperations.list)),
+            // Before `{messageId}`, which would take `7.eml` as an id.
+            Route("GET", "emulator/v1/projects/{projectId}/messages/{messageId}.eml", Operation(
+                "emulator.messages.source", .open, result: OutboxOperations.source)),
             Route("GET", "emulator/v1/projects/{projectId}/messages/{messageId}", Operation(
                 "emulator.messages.get", .open, result: OutboxOperations.get)),
+            Route("DELETE", "emulator/v1/projects/{projectId}/messages/{messageId}", Operation(
+                "emulator.messages.deleteOne", .open, OutboxOperations.delete)),
             Route("DELETE", "emulator/v1/projects/{projectId}/messages", Operation(
                 "emulator.messages.delete", .open, OutboxOperations.deleteAll)),
             Route("GET", "emulator/v1/projects/{projectId}/privateRelay", Operation(

@@ -250,5 +250,14 @@ enum Schema {
                 -- emulator's own fakeHash format.
                 ALTER TABLE users ADD COLUMN password_hash_config TEXT;
                 """),
+            // Numbered apart from its neighbours' steps: it touches only the outbox's indexes.
+            Migration(
+            version: 14, name: "outbox filter indexes",
+            sql: """
+                -- The outbox's equality filters (recipient, delivery status, forwarding address), newest first.
+                CREATE INDEX outbox_by_recipient ON outbox_messages (project_id, to_address, id);
+                CREATE INDEX outbox_by_status ON outbox_messages (project_id, delivery_status, id);
+                CREATE INDEX outbox_by_forwarding ON outbox_messages (project_id, forwarded_to, id);
+                """),
     ]
 }
