@@ -86,11 +86,12 @@ do {
 }
 
 let startupMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000
-let hostForClients = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-let address = "\(hostForClients):\(emulator.port)"
+let boundHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+// Where it listens, then the address a client can use (never the wildcard 0.0.0.0).
+let address = configuration.clientAddress(port: emulator.port)
 FileHandle.standardOutput.write(Data(
     """
-    auth-emulator \(CommandLineOptions.version) listening on http://\(address) for project \(configuration.projectId) \
+    auth-emulator \(CommandLineOptions.version) listening on http://\(boundHost):\(emulator.port) for project \(configuration.projectId) \
     (\(configuration.dataFile.map { "data in \($0)" } ?? "in memory"), ready in \(String(format: "%.0f", startupMilliseconds)) ms)
     export FIREBASE_AUTH_EMULATOR_HOST=\(address)
       console         http://\(address)/emulator/ui
