@@ -111,3 +111,17 @@ def test_a_refusal_that_quotes_a_secret_logs_it_shortened():
     line = next(line for line in stderr.splitlines() if "oauthIdpConfigs 400" in line)
     assert "INVALID_PAGE_SELECTION : " + page_token[:6] + "…(" + str(len(page_token)) + ")" in line, line
     assert page_token not in stderr
+
+
+def test_an_oversized_body_is_logged_too():
+    # Refused by the server before routing, so its line names the refusal but not the route.
+    running = start_emulator("--log-level", "info")
+    try:
+        answer = requests.post(f"http://{running.host}/identitytoolkit.googleapis.com/v1/accounts:signUp?key={KEY}",
+                               data=b"{" + b" " * (1024 * 1024 + 10) + b"}",
+                               headers={"Content-Type": "application/json"}, timeout=10)
+        assert answer.status_code == 413
+        stderr = stderr_of(running, "refused before routing")
+    finally:
+        stop_emulator(running)
+    assert "INFO request refused before routing: 413 Request payload is larger than the" in stderr, stderr

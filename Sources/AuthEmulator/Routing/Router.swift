@@ -44,7 +44,10 @@ public struct Router: HTTPHandler {
     }
 
     public func respondToOversizedBody(limit: Int) -> HTTPResponse {
-        ResponseRenderer.render(AuthError.payloadTooLarge(limit: limit), as: .google)
+        let error = AuthError.payloadTooLarge(limit: limit)
+        // The server answers this before the router sees the request, so it has its own line.
+        environment.logger.info("request refused before routing: \(error.httpStatus) \(error.message)")
+        return ResponseRenderer.render(error, as: .google)
     }
 
     public func respondToShutdown() -> HTTPResponse {
