@@ -3,6 +3,10 @@ import PackageDescription
 
 // Three system C libraries and nothing else: libmicrohttpd (HTTP), SQLite (state), OpenSSL (crypto).
 // Each C library is wrapped by exactly one Swift module; C types never leave that module.
+// On macOS the libraries come from Homebrew (`brew install libmicrohttpd openssl@3 sqlite pkg-config`).
+// openssl@3 and sqlite are keg-only there, so pkg-config finds them only with
+// PKG_CONFIG_PATH="$(brew --prefix openssl@3)/lib/pkgconfig:$(brew --prefix sqlite)/lib/pkgconfig";
+// scripts/run and scripts/test set it.
 let package = Package(
     name: "auth-emulator",
     products: [
@@ -13,17 +17,17 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"])]
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"])]
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",
-            providers: [.apt(["libssl-dev"])]
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         // Double rounding in the standard library calls into libm, which nothing else links here.
         .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),

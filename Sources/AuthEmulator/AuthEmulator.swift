@@ -24,8 +24,32 @@ public final class AuthEmulator: Sendable {
         public var smtpLimits = SMTPLimits()
         /// Caps on the fake providers' keys (provider ids, keys per provider).
         public var fakeProviderLimits = FakeProviderLimits()
+        /// `--advertise-host HOST[:PORT]`: the address clients are told to use (the banner, links).
+        public var advertiseHost: String?
 
         public init() {}
+
+        /// The `host:port` a client should use to reach the emulator listening on `port`:
+        /// `--advertise-host` when given (its port, if it names one, wins: a container's published
+        /// port may differ), else the listening host, where a wildcard bind (`0.0.0.0`, `::`) is
+        /// named by its loopback address, since no client can connect to the wildcard itself.
+        public func clientAddress(port: UInt16) -> String {
+            func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+            guard let advertised = advertiseHost else {
+                let host = switch self.host {
+                case "0.0.0.0": "127.0.0.1"
+                case "::", "[::]": "::1"
+                default: self.host.hasPrefix("[") ? String(self.host.dropFirst().dropLast()) : self.host
+                }
+                return "\(bracketed(host)):\(port)"
+            }
+            if advertised.hasPrefix("[") {  // [v6] or [v6]:port
+                return advertised.contains("]:") ? advertised : "\(advertised):\(port)"
+            }
+            let colons = advertised.filter { $0 == ":" }.count
+            if colons == 1 { return advertised }  // host:port
+            return "\(bracketed(advertised)):\(port)"  // a bare host, or a bare IPv6 literal
+        }
     }
 
     public let configuration: Configuration
@@ -40,12 +64,13 @@ public final class AuthEmulator: Sendable {
     ) throws {
         self.configuration = configuration
         let store = try AuthStore(location: configuration.dataFile.map { .file($0) } ?? .inMemory)
-        let clock = EmulatorClock(source: timeSource, offsetMilliseconds: try store.read { try $0.emulatorState.clockOffset() })
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        let clock = EmulatorClock(
+            source: timeSource, offsetMilliseconds: try store.read { try $0.emulatorState.clockOffset() },
+            saveOffset: { offset in try store.write { try $0.emulatorState.setClockOffset(offset) } })
         environment = try AuthEnvironment(
             store: store, clock: clock, identifiers: identifiers,
             logger: logger ?? Logger(minimumLevel: configuration.logLevel, format: configuration.logFormat), defaultProjectId: configuration.projectId,
-            idpTokenMode: configuration.idpTokenMode, defaultHost: "\(host):\(configuration.port)",
+            idpTokenMode: configuration.idpTokenMode, defaultHost: configuration.clientAddress(port: configuration.port),
             idTokenMode: configuration.idTokenMode, makeProviderKey: makeProviderKey,
             fakeProviderLimits: configuration.fakeProviderLimits)
         let router = Router(environment: environment, routes: RouteTable.routes)

@@ -18,16 +18,19 @@ public enum CommandLineOptions {
     public static let version = "0.1.0"
 
     public static let usage = """
-        usage: auth-emulator [--host 127.0.0.1] [--port 9099] [--project demo-project] [--data FILE]
+        usage: auth-emulator [--host 127.0.0.1] [--port 9099] [--advertise-host HOST[:PORT]]
+                             [--project demo-project] [--data FILE]
                              [--idp-tokens lenient|strict] [--id-tokens unsigned|signed]
                              [--import DIR] [--export-on-exit DIR] [--smtp-port N]
                              [--log-level debug|info|warn|error] [--log-format text|json]
-               auth-emulator mint IDP [--email …] [--hide-email] [--nonce …] [--name …] [--sub …]
-                             [--audience …] [--server URL]
+               auth-emulator mint IDP [--email …] [--hide-email] [--nonce …] [--hashed-nonce …]
+                             [--name …] [--sub …] [--audience …] [--server URL]
                auth-emulator export --data FILE --out DIR [--project ID]
 
           --host        address to listen on (default 127.0.0.1)
           --port        port to listen on, 0 for any free port (default 9099)
+          --advertise-host  HOST[:PORT] clients should use, in the banner and links (default: the
+                        --host, with 0.0.0.0 named 127.0.0.1; in a container, the published address)
           --project     the project every API key maps to (default demo-project)
           --data        keep state in this SQLite file across restarts (default: in memory)
           --idp-tokens  lenient accepts unsigned provider tokens as the official emulator does;
@@ -91,6 +94,12 @@ public enum CommandLineOptions {
                 let host = try value()
                 guard !host.isEmpty else { throw UsageError(description: "--host must not be empty") }
                 configuration.host = host
+            case "--advertise-host":
+                let advertised = try value()
+                guard !advertised.isEmpty, !advertised.contains("/"), !advertised.contains(" ") else {
+                    throw UsageError(description: "--advertise-host must be a host or host:port, not \(advertised)")
+                }
+                configuration.advertiseHost = advertised
             case "--port":
                 let text = try value()
                 guard let port = UInt16(text) else { throw UsageError(description: "--port must be 0…65535, not \(text)") }
@@ -149,7 +158,7 @@ public struct MintCommand: Equatable, Sendable {
     }
 
     private static let valueFlags = [
-        "--email": "email", "--nonce": "nonce", "--name": "name", "--sub": "sub", "--audience": "audience",
+        "--email": "email", "--nonce": "nonce", "--hashed-nonce": "hashedNonce", "--name": "name", "--sub": "sub", "--audience": "audience",
         "--picture": "picture", "--alg": "alg",
     ]
 

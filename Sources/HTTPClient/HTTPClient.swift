@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A small blocking HTTP/1.1 client for the emulator's own outbound calls (`mint --server`,
 /// later blocking functions): name resolution, one request per connection, a deadline for the
@@ -67,7 +71,7 @@ public enum HTTPClient {
 
     private static func connect(to target: Target, timeoutSeconds: Int) throws -> Int32 {
         var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = SystemSocket.streamType
         var results: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(target.host, target.port, &hints, &results)
         guard status == 0, let first = results else {
@@ -78,12 +82,12 @@ public enum HTTPClient {
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let address = candidate {
             candidate = address.pointee.ai_next
-            let socket = Glibc.socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+            let socket = SystemSocket.openStream(family: address.pointee.ai_family, protocol: address.pointee.ai_protocol)
             guard socket >= 0 else { continue }
             var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
             setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            if Glibc.connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return socket }
+            if SystemSocket.connectTo(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return socket }
             lastError = String(cString: strerror(errno))
             close(socket)
         }
@@ -93,7 +97,7 @@ public enum HTTPClient {
     private static func write(_ bytes: [UInt8], to socket: Int32) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes { SystemSocket.transmit(socket, $0) }
             guard written > 0 else { throw Failure("send failed: \(String(cString: strerror(errno)))") }
             offset += written
         }

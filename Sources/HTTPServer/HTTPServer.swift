@@ -1,6 +1,10 @@
 // CONTRACT (agreed API, used by AuthEmulator and the executable): keep these public signatures; add freely.
 
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 public struct HTTPServerError: Error, Sendable, CustomStringConvertible {

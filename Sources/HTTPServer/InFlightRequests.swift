@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Counts requests that MHD has presented to the handler but not yet reported complete, so a
 /// graceful shutdown can wait for them. A condition variable rather than polling: the waiter
@@ -12,12 +16,17 @@ final class InFlightRequests: @unchecked Sendable {
 
     init() {
         pthread_mutex_init(mutex, nil)
+        #if canImport(Darwin)
+        // Darwin has no pthread_condattr_setclock; it waits for a relative time instead (below).
+        pthread_cond_init(becameIdle, nil)
+        #else
         // Deadlines on the monotonic clock, so a wall-clock jump cannot stretch a grace period.
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
         pthread_cond_init(becameIdle, &attributes)
         pthread_condattr_destroy(&attributes)
+        #endif
     }
 
     deinit {
@@ -43,13 +52,30 @@ final class InFlightRequests: @unchecked Sendable {
     /// Blocks until no request is in flight or `seconds` have passed; true when idle.
     @discardableResult
     func waitUntilIdle(atMost seconds: Double) -> Bool {
-        var deadline = Self.monotonicNow(plus: seconds)
+        let deadline = Self.monotonicNow(plus: seconds)
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while count > 0 {
-            if pthread_cond_timedwait(becameIdle, mutex, &deadline) == ETIMEDOUT { break }
+            if waitForIdle(until: deadline) == ETIMEDOUT { break }
         }
         return count == 0
+    }
+
+    /// One wait on `becameIdle` (with `mutex` held) that ends by `deadline` on the monotonic clock.
+    private func waitForIdle(until deadline: timespec) -> Int32 {
+        #if canImport(Darwin)
+        let now = Self.monotonicNow(plus: 0)
+        var remaining = timespec(tv_sec: deadline.tv_sec - now.tv_sec, tv_nsec: deadline.tv_nsec - now.tv_nsec)
+        if remaining.tv_nsec < 0 {
+            remaining.tv_nsec += 1_000_000_000
+            remaining.tv_sec -= 1
+        }
+        guard remaining.tv_sec >= 0 else { return ETIMEDOUT }
+        return pthread_cond_timedwait_relative_np(becameIdle, mutex, &remaining)
+        #else
+        var deadline = deadline
+        return pthread_cond_timedwait(becameIdle, mutex, &deadline)
+        #endif
     }
 
     private static func monotonicNow(plus seconds: Double) -> timespec {

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A numeric socket address to bind, parsed from `Configuration.host` and `port`.
 struct ListenAddress: CustomStringConvertible {
@@ -39,6 +43,9 @@ struct ListenAddress: CustomStringConvertible {
         var address = sockaddr_in()
         guard inet_pton(AF_INET, literal, &address.sin_addr) == 1 else { return nil }
         address.sin_family = sa_family_t(AF_INET)
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)  // BSD sockets carry their length
+        #endif
         address.sin_port = port.bigEndian
         return address
     }
@@ -47,6 +54,9 @@ struct ListenAddress: CustomStringConvertible {
         var address = sockaddr_in6()
         guard inet_pton(AF_INET6, literal, &address.sin6_addr) == 1 else { return nil }
         address.sin6_family = sa_family_t(AF_INET6)
+        #if canImport(Darwin)
+        address.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
+        #endif
         address.sin6_port = port.bigEndian
         return address
     }

@@ -1,5 +1,9 @@
 internal import CMicroHTTPD
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Owns one running libmicrohttpd daemon: the daemon pointer, the retained callback context and,
 /// once quiesced, the listening socket MHD hands back. Not thread-safe; `HTTPServer` serialises it.
@@ -39,8 +43,11 @@ final class MicroHTTPDaemon {
     func stopAccepting() {
         guard let daemon, quiescedListenSocket < 0 else { return }
         quiescedListenSocket = MHD_quiesce_daemon(daemon)
-        if quiescedListenSocket >= 0 { _ = Glibc.shutdown(quiescedListenSocket, Int32(SHUT_RDWR)) }
+        if quiescedListenSocket >= 0 { _ = Self.shutDownSocket(quiescedListenSocket) }
     }
+
+    /// `shutdown(2)` under another name: `shutdown` here would be this type's own stop call.
+    private static func shutDownSocket(_ socket: Int32) -> Int32 { shutdown(socket, Int32(SHUT_RDWR)) }
 
     /// Closes every connection and joins MHD's threads (a handler call still running finishes
     /// first), then releases the callback context. Idempotent.

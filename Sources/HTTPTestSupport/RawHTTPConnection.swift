@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Test support, shared by the test targets (like Hummingbird's testing product).
 /// A tiny blocking HTTP/1.1 client over one TCP socket: it writes exactly the bytes a test gives
@@ -25,7 +29,7 @@ public final class RawHTTPConnection {
 
     /// Connects to 127.0.0.1 (or `::1`); reads give up after `timeoutSeconds` so a bug cannot hang the suite.
     public init(port: UInt16, ipv6: Bool = false, timeoutSeconds: Int = 5) throws {
-        socket = Glibc.socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        socket = SystemSocket.openStream(family: ipv6 ? AF_INET6 : AF_INET)
         guard socket >= 0 else { throw Failure(description: "socket: \(Self.lastError())") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -71,13 +75,12 @@ public final class RawHTTPConnection {
         }
     }
 
-    /// Writes all of `bytes`. MSG_NOSIGNAL: a server that closes early must fail the write, not kill the test process.
+    /// Writes all of `bytes`. A server that closes early must fail the write, not kill the test process
+    /// (SIGPIPE is stopped per call on Linux, per socket on macOS: see `SystemSocket`).
     public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes {
-                Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
+            let written = bytes[offset...].withUnsafeBytes { SystemSocket.transmit(socket, $0) }
             guard written > 0 else { throw Failure(description: "send: \(Self.lastError())") }
             offset += written
         }

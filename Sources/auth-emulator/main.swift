@@ -2,6 +2,7 @@ import AuthEmulator
 import Dispatch
 import Foundation
 import HTTPClient
+import JSON
 
 // Thin by design: parse flags, start, wait for a signal, stop.
 
@@ -48,6 +49,11 @@ func mint(_ command: MintCommand) -> Int32 {
             return 1
         }
         print(text)
+        // The answer's warnings (a nonce that looks hashed already) also go where a person looks.
+        let warnings = (try? JSONValue(parsing: text))?["warnings"]?.arrayValue ?? []
+        for warning in warnings.compactMap(\.stringValue) {
+            FileHandle.standardError.write(Data("auth-emulator mint: warning: \(warning)\n".utf8))
+        }
         return 0
     } catch {
         FileHandle.standardError.write(Data("auth-emulator mint: cannot reach \(command.server): \(error)\n".utf8))
@@ -83,12 +89,13 @@ do {
 }
 
 let startupMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000
-let hostForClients = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-let address = "\(hostForClients):\(emulator.port)"
+let boundHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+// Where it listens, then the address a client can use (never the wildcard 0.0.0.0).
+let address = configuration.clientAddress(port: emulator.port)
 let smtpLine = emulator.smtpAddress.map { "  smtp            \($0) (the app's own mail, into the outbox)\n" } ?? ""
 FileHandle.standardOutput.write(Data(
     """
-    auth-emulator \(CommandLineOptions.version) listening on http://\(address) for project \(configuration.projectId) \
+    auth-emulator \(CommandLineOptions.version) listening on http://\(boundHost):\(emulator.port) for project \(configuration.projectId) \
     (\(configuration.dataFile.map { "data in \($0)" } ?? "in memory"), ready in \(String(format: "%.0f", startupMilliseconds)) ms)
     export FIREBASE_AUTH_EMULATOR_HOST=\(address)
       console         http://\(address)/emulator/ui

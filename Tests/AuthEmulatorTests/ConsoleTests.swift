@@ -184,7 +184,7 @@ import Testing
         // Forwarding off: the next message bounces, with the relay's reason on its page.
         _ = try browser.submit("/emulator/ui/providers", [("action", "forwarding"), ("address", relayAddress), ("forwarding", "off")])
         _ = try browser.submit("/emulator/ui/user?uid=\(uid)", [("action", "send-email"), ("requestType", "EMAIL_SIGNIN")])
-        let bounced = try #require(try emulator.send("GET", "/emulator/v1/projects/\(TestEmulator.project)/messages/latest")["id"]?.stringValue)
+        let bounced = try #require(try emulator.send("GET", "/emulator/v1/projects/\(TestEmulator.project)/messages/latest?status=bounced")["id"]?.stringValue)
         let bouncedPage = try browser.page("/emulator/ui/message?id=\(bounced)")
         #expect(bouncedPage.contains("<span class=\"badge bounced\">bounced</span>"))
         #expect(bouncedPage.contains("<span id=\"delivery-reason\">Forwarding off:"))

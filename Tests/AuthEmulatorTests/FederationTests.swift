@@ -231,6 +231,40 @@ import Testing
         #expect(try second.send("POST", "/emulator/v1/clock:advance", json: ["seconds": -1]).status == 400)
     }
 
+    @Test func theClockSetsToAMomentNotBeforeRealTimeAndResetsToRealTime() throws {
+        let emulator = try TestEmulator()
+        let target = TestEmulator.start.adding(seconds: 86_400)
+        let set = try emulator.send("POST", "/emulator/v1/clock:set", json: ["time": .string(target.rfc3339)])
+        #expect(set["now"] == .string(target.rfc3339))
+        #expect(set["offsetSeconds"]?.doubleValue == 86_400)
+        // The real time moves on; the offset stays, so the emulator time moves with it.
+        emulator.clock.advance(seconds: 10)
+        #expect(try emulator.send("GET", "/emulator/v1/clock")["now"] == .string(target.adding(seconds: 10).rfc3339))
+        let zoned = try emulator.send("POST", "/emulator/v1/clock:set", json: ["time": "2023-11-15T09:13:30.5+09:00"])
+        #expect(zoned["now"] == "2023-11-15T00:13:30.500Z")
+        let earlier = try emulator.send("POST", "/emulator/v1/clock:set", json: ["time": .string(TestEmulator.start.rfc3339)])
+        #expect(earlier.status == 400)
+        #expect(earlier["error"]?["message"]?.stringValue?.hasPrefix("INVALID_ARGUMENT : time ") == true)
+        let reset = try emulator.send("POST", "/emulator/v1/clock:reset", json: [:])
+        #expect(reset["now"] == .string(TestEmulator.start.adding(seconds: 10).rfc3339))
+        #expect(emulator.emulator.environment.clock.offset == 0)
+    }
+
+    @Test func everyClockChangeIsSavedBeforeItApplies() throws {
+        let saved = Locked<[Int64]>([])
+        let real = ManualClock(TestEmulator.start)
+        let clock = EmulatorClock(source: real, saveOffset: { offset in saved.withLock { $0.append(offset) } })
+        try clock.set(to: TestEmulator.start.adding(seconds: 60))
+        try clock.reset()
+        #expect(throws: AuthError.self) { try clock.set(to: TestEmulator.start.adding(seconds: -1)) }
+        struct DiskFull: Error {}
+        let failing = EmulatorClock(source: real, saveOffset: { _ in throw DiskFull() })
+        #expect(throws: DiskFull.self) { try failing.reset() }
+        #expect(throws: DiskFull.self) { try failing.set(to: TestEmulator.start.adding(seconds: 5)) }
+        #expect(failing.offset == 0)
+        #expect(saved.withLock { $0 } == [60_000, 0])
+    }
+
     // MARK: Accounts
 
     @Test func unverifiedAppleEmailAsksForConfirmationAndAVerifiedOneTakesOver() throws {

@@ -1,3 +1,4 @@
+import AuthEmulator
 import JSON
 import Testing
 
@@ -151,5 +152,19 @@ import Testing
             body: Array(#"{"email":"curl@example.com","password":"secret123"}"#.utf8),
             headers: [("Content-Type", "application/x-www-form-urlencoded")])
         #expect(reply["email"] == "curl@example.com")
+    }
+}
+
+@Suite struct ClientAddressTests {
+    @Test(arguments: [
+        ("127.0.0.1", nil, "127.0.0.1:9099"), ("0.0.0.0", nil, "127.0.0.1:9099"), ("::", nil, "[::1]:9099"),
+        ("::1", nil, "[::1]:9099"), ("0.0.0.0", "localhost", "localhost:9099"), ("0.0.0.0", "host.docker.internal:19099", "host.docker.internal:19099"),
+        ("0.0.0.0", "fe80::1", "[fe80::1]:9099"), ("0.0.0.0", "[fe80::1]:80", "[fe80::1]:80"), ("0.0.0.0", "[fe80::1]", "[fe80::1]:9099"),
+    ] as [(String, String?, String)])
+    func namesAnAddressClientsCanUse(_ host: String, _ advertised: String?, _ expected: String) {
+        var configuration = AuthEmulator.Configuration()
+        configuration.host = host
+        configuration.advertiseHost = advertised
+        #expect(configuration.clientAddress(port: 9099) == expected)
     }
 }

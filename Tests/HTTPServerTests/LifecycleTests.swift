@@ -1,5 +1,9 @@
 import HTTPTestSupport
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTTPServer
 import Testing
 
@@ -199,7 +203,7 @@ import Testing
 }
 
 private func ipv6LoopbackWorks() -> Bool {
-    let probe = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+    let probe = SystemSocket.openStream(family: AF_INET6)
     guard probe >= 0 else { return false }
     defer { close(probe) }
     var address = sockaddr_in6()

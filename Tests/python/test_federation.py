@@ -384,6 +384,58 @@ def test_the_mint_command_asks_a_running_emulator(fed):
     assert fed.sign_in_ok(minted["postBody"])["federatedId"] == claims["sub"]
 
 
+@pytest.mark.parametrize("idp", ["apple.com", "facebook.com", "google.com"])
+def test_a_hashed_nonce_goes_into_the_token_as_given(fed, idp):
+    raw = "raw-nonce-" + apple_sub()[:8]
+    hashed = tokens.sha256_hex(raw)
+    minted = fed.mint(idp, email=unique_email("hashed"), hashedNonce=hashed)
+    assert tokens.claims_of(minted["idToken"])["nonce"] == hashed
+    assert "nonce=" not in minted["postBody"]
+    [warning] = minted["warnings"]
+    assert "hashedNonce is in the token as given" in warning and "&nonce=<the raw nonce>" in warning
+    if idp in ("apple.com", "facebook.com"):
+        # The raw nonce the app kept signs in; the token carries its hash, as Apple's would.
+        assert fed.sign_in_ok(minted["postBody"] + "&nonce=" + raw)["email"]
+    else:
+        # Google carries the raw nonce, so a hash in the token matches only itself.
+        assert fed.sign_in_ok(minted["postBody"] + "&nonce=" + hashed)["email"]
+
+
+def test_a_nonce_that_looks_hashed_already_is_warned_about(fed):
+    hashed = tokens.sha256_hex("the-app-nonce")
+    minted = fed.mint("apple.com", email=unique_email("twice"), nonce=hashed)
+    # It is hashed again, as documented, and the answer says so.
+    assert tokens.claims_of(minted["idToken"])["nonce"] == tokens.sha256_hex(hashed)
+    [warning] = minted["warnings"]
+    assert warning.startswith("nonce looks like a SHA-256 hex digest") and "hashedNonce" in warning
+    # A raw nonce, and a hash-looking nonce for a provider that carries it raw, get no warnings.
+    assert "warnings" not in fed.mint("apple.com", email=unique_email("raw"), nonce="the-app-nonce")
+    google = fed.mint("google.com", email=unique_email("google"), nonce=hashed)
+    assert "warnings" not in google and tokens.claims_of(google["idToken"])["nonce"] == hashed
+
+
+def test_nonce_and_hashed_nonce_together_are_refused(fed):
+    answer = fed.post(f"{IDP}/apple.com/tokens", {"nonce": "a", "hashedNonce": "b"})
+    assert answer.status_code == 400
+    assert answer.json()["error"]["message"].startswith("INVALID_ARGUMENT : Give nonce")
+
+
+def test_the_mint_command_takes_a_hashed_nonce_and_prints_warnings(fed):
+    hashed = tokens.sha256_hex("n-cli-hashed")
+    result = subprocess.run([str(binary_path()), "mint", "apple.com", "--email", unique_email("cli"),
+                             "--hashed-nonce", hashed, "--server", f"http://{fed.host}"],
+                            capture_output=True, text=True, timeout=10)
+    assert result.returncode == 0, result
+    minted = json.loads(result.stdout)
+    assert tokens.claims_of(minted["idToken"])["nonce"] == hashed
+    assert "auth-emulator mint: warning: hashedNonce is in the token as given" in result.stderr
+    twice = subprocess.run([str(binary_path()), "mint", "apple.com", "--nonce", hashed, "--server", f"http://{fed.host}"],
+                           capture_output=True, text=True, timeout=10)
+    assert twice.returncode == 0, twice
+    assert json.loads(twice.stdout)["warnings"][0].startswith("nonce looks like a SHA-256 hex digest")
+    assert "auth-emulator mint: warning: nonce looks like a SHA-256 hex digest" in twice.stderr
+
+
 # Verification verdicts on tampered and foreign tokens (lenient) ---------------------------------
 
 def test_a_changed_claim_breaks_the_signature(fed):

@@ -8,30 +8,31 @@ enum OutboxOperations {
     static let messageTypes = Set(OobRequestType.allCases.map(\.rawValue) + ["PHONE_SIGN_IN", "MFA_ENROLLMENT", "MFA_SIGN_IN"])
 
     static func list(_ request: OperationRequest) throws -> OperationResult {
-        let filter = try self.filter(request)
-        return try answer(request, waitSeconds: try waitSeconds(request)) { messages in
+        var filter = try OutboxFilter(query: request.queryValue)
+        let waitSeconds = try waitSeconds(request)
+        // A wait is for mail the user would receive: it ends on a delivered or relayed message.
+        filter.skipsBounced = waitSeconds > 0
+        return try answer(request, waitSeconds: waitSeconds) { messages in
             messages.isEmpty ? nil : .json(["messages": .array(messages.map { .object($0.json) })])
-        } query: { store in
+        } query: { [filter] store in
             try store.outbox.messages(projectId: request.scope.projectId, filter)
         } timedOut: {
             .json(["messages": []])
         }
     }
 
-    /// `…/messages/{id}`; `latest` takes the list's filters (and may wait for one).
+    /// `…/messages/{id}`; `latest` takes the list's filters (and may wait for one), and skips
+    /// bounced messages unless `status` asks for them.
     static func get(_ request: OperationRequest) throws -> OperationResult {
         let id = request.pathParameters["messageId"] ?? ""
         let projectId = request.scope.projectId
-        let notFound = AuthError(
-            httpStatus: 404, message: "MESSAGE_NOT_FOUND : No message \(id) in the outbox of \(projectId).",
-            reason: "notFound", status: "NOT_FOUND")
+        let notFound = messageNotFound(id, projectId)
         let store = request.environment.store
         guard id == "latest" else {
-            guard let number = Int64(id), let message = try store.read({ try $0.outbox.message(id: number, projectId: projectId) })
-            else { throw notFound }
-            return .json(try withRawSource(message, from: store))
+            return .json(try withRawSource(storedMessage(request), from: store))
         }
-        var latest = try self.filter(request)
+        var latest = try OutboxFilter(query: request.queryValue)
+        latest.skipsBounced = true
         latest.limit = 1
         let filter = latest
         return try answer(request, waitSeconds: try waitSeconds(request)) { messages in
@@ -46,10 +47,49 @@ enum OutboxOperations {
     /// One message with, for the app's own mail, its raw source (lists carry only `rawSize`).
     private static func withRawSource(_ message: OutboxMessage, from store: AuthStore) throws -> JSONObject {
         var json = message.json
-        if let id = message.rawSourceId, let raw = try store.read({ try $0.outbox.rawSource(id: id) }) {
-            json["raw"] = .string(String(decoding: raw, as: UTF8.self))
-        }
+        if let raw = try rawSource(of: message, from: store) { json["raw"] = .string(String(decoding: raw, as: UTF8.self)) }
         return json
+    }
+
+    private static func rawSource(of message: OutboxMessage, from store: AuthStore) throws -> [UInt8]? {
+        try message.rawSourceId.flatMap { id in try store.read { try $0.outbox.rawSource(id: id) } }
+    }
+
+    /// `…/messages/{id}.eml`: the message as RFC 5322 source, for a mail client or a MIME parser.
+    static func source(_ request: OperationRequest) throws -> OperationResult {
+        let message = try storedMessage(request)
+        guard message.to.contains("@") else {
+            throw AuthError.invalid(
+                "INVALID_ARGUMENT : Message \(message.id) is an SMS to \(message.to); only emails have a .eml source.")
+        }
+        // The app's own mail as it was received; Firebase's as the mail it would have been.
+        let source = try rawSource(of: message, from: request.environment.store) ?? Array(MessageSource.render(message).utf8)
+        return .download(source, contentType: "message/rfc822", fileName: "message-\(message.id).eml")
+    }
+
+    /// `DELETE …/messages/{id}`: one message; the others stay.
+    static func delete(_ request: OperationRequest) throws -> JSONObject {
+        let id = request.pathParameters["messageId"] ?? ""
+        let projectId = request.scope.projectId
+        guard let number = Int64(id),
+            try request.environment.store.write({ try $0.outbox.delete(id: number, projectId: projectId) })
+        else { throw messageNotFound(id, projectId) }
+        return [:]
+    }
+
+    private static func storedMessage(_ request: OperationRequest) throws -> OutboxMessage {
+        let id = request.pathParameters["messageId"] ?? ""
+        let projectId = request.scope.projectId
+        guard let number = Int64(id),
+            let message = try request.environment.store.read({ try $0.outbox.message(id: number, projectId: projectId) })
+        else { throw messageNotFound(id, projectId) }
+        return message
+    }
+
+    private static func messageNotFound(_ id: String, _ projectId: String) -> AuthError {
+        AuthError(
+            httpStatus: 404, message: "MESSAGE_NOT_FOUND : No message \(id) in the outbox of \(projectId).",
+            reason: "notFound", status: "NOT_FOUND")
     }
 
     static func deleteAll(_ request: OperationRequest) throws -> JSONObject {
@@ -159,31 +199,52 @@ enum OutboxOperations {
         return seconds
     }
 
-    private static func filter(_ request: OperationRequest) throws(AuthError) -> OutboxFilter {
-        func value(_ name: String) -> String? {
-            guard let text = request.queryValue(name), !text.isEmpty else { return nil }
+}
+
+extension OutboxFilter {
+    /// The filters as the outbox routes take them from the query (`to`, `requestType`, `tenantId`,
+    /// `since`, `limit`, `status`, `forwardedTo`, `subject`, `q`); `value` reads one parameter, so a
+    /// form's fields work as well. Empty values are no filter.
+    init(query value: (String) -> String?) throws(AuthError) {
+        func present(_ name: String) -> String? {
+            guard let text = value(name), !text.isEmpty else { return nil }
             return text
         }
-        var filter = OutboxFilter()
-        filter.to = value("to").map(EmailAddress.canonical)
-        if let type = value("requestType") {
-            guard messageTypes.contains(type) else {
+        self.init()
+        to = present("to").map(EmailAddress.canonical)
+        if let type = present("requestType") {
+            let types = OutboxOperations.messageTypes
+            guard types.contains(type) else {
                 throw AuthError.invalid(
-                    "INVALID_ARGUMENT : requestType must be one of \(messageTypes.sorted().joined(separator: ", ")).")
+                    "INVALID_ARGUMENT : requestType must be one of \(types.sorted().joined(separator: ", ")).")
             }
-            filter.requestType = type
+            requestType = type
         }
-        filter.tenantId = value("tenantId")
-        if let since = value("since") {
+        tenantId = present("tenantId")
+        if let since = present("since") {
             guard let id = Int64(since) else { throw AuthError.invalid("INVALID_ARGUMENT : since must be a message id.") }
-            filter.since = id
+            self.since = id
         }
-        if let limit = value("limit") {
+        if let limit = present("limit") {
             guard let count = Int(limit), count > 0, count <= 1000 else {
                 throw AuthError.invalid("INVALID_ARGUMENT : limit must be from 1 to 1000.")
             }
-            filter.limit = count
+            self.limit = count
         }
-        return filter
+        if let status = present("status") {
+            // One status or several, comma-separated: `status=delivered,relayed`.
+            var statuses = Set<Delivery.Status>()
+            for name in status.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let parsed = Delivery.Status(rawValue: name.filter { $0 != " " }.lowercased()) else {
+                    throw AuthError.invalid(
+                        "INVALID_ARGUMENT : status must be delivered, relayed or bounced (or several, comma-separated), not \(name).")
+                }
+                statuses.insert(parsed)
+            }
+            self.statuses = statuses
+        }
+        forwardedTo = present("forwardedTo").map(EmailAddress.canonical)
+        subject = present("subject")
+        text = present("q")
     }
 }

@@ -125,14 +125,14 @@ enum FakeProviderOperations {
     }
 }
 
-/// The emulator clock over HTTP (DESIGN §2.5, §3).
+/// The emulator clock over HTTP (DESIGN §2.5, §3). Every change is saved before it applies, so a
+/// `--data` restart keeps it.
 enum ClockOperations {
     static func now(_ request: OperationRequest) throws -> JSONObject {
-        ["now": .string(request.environment.clock.now().rfc3339)]
+        answer(request.environment.clock)
     }
 
-    /// Moves the clock forward by `seconds` (a whole or fractional number, never negative). The
-    /// new offset is stored first, so a `--data` restart keeps it.
+    /// Moves the clock forward by `seconds` (a whole or fractional number, never negative).
     static func advance(_ request: OperationRequest) throws -> JSONObject {
         guard let value = request.body.value("seconds"), let seconds = value.doubleValue else {
             throw AuthError.invalid("INVALID_ARGUMENT : seconds (a number) is required.")
@@ -140,13 +140,62 @@ enum ClockOperations {
         guard seconds >= 0, seconds <= 100 * 365 * 86_400 else {
             throw AuthError.invalid("INVALID_ARGUMENT : The clock only moves forward; seconds must be between 0 and 3153600000.")
         }
-        let milliseconds = Int64((seconds * 1000).rounded())
-        let clock = request.environment.clock
-        try request.environment.store.write { store in
-            let stored = try store.emulatorState.clockOffset()
-            try store.emulatorState.setClockOffset(max(stored, clock.offset) + milliseconds)
+        try request.environment.clock.advance(milliseconds: Int64((seconds * 1000).rounded()))
+        return answer(request.environment.clock)
+    }
+
+    /// Back to real time.
+    static func reset(_ request: OperationRequest) throws -> JSONObject {
+        try request.environment.clock.reset()
+        return answer(request.environment.clock)
+    }
+
+    /// To `{"time": "<RFC 3339>"}`, not earlier than real time.
+    static func set(_ request: OperationRequest) throws -> JSONObject {
+        guard let text = request.body.object["time"]?.stringValue else {
+            throw AuthError.invalid("INVALID_ARGUMENT : time (an RFC 3339 string such as 2030-01-01T00:00:00Z) is required.")
         }
-        try clock.advance(milliseconds: milliseconds)
-        return ["now": .string(clock.now().rfc3339)]
+        guard let time = RFC3339.parse(text) else {
+            throw AuthError.invalid(
+                "INVALID_ARGUMENT : time must be an RFC 3339 date-time such as 2030-01-01T00:00:00Z or 2030-01-01T09:00:00+09:00, not \"\(text.prefix(64))\".")
+        }
+        try request.environment.clock.set(to: time)
+        return answer(request.environment.clock)
+    }
+
+    private static func answer(_ clock: EmulatorClock) -> JSONObject {
+        ["now": .string(clock.now().rfc3339), "offsetSeconds": .double(Double(clock.offset) / 1000)]
+    }
+}
+
+/// RFC 3339 date-times as a caller writes them: `Z` or a `±HH:MM` offset, any fraction of a second
+/// (kept to the millisecond). `Instant(rfc3339:)` reads only the UTC form the emulator writes.
+enum RFC3339 {
+    static func parse(_ text: String) -> Instant? {
+        var body = Substring(text)
+        var offsetMinutes: Int64 = 0
+        if body.hasSuffix("Z") || body.hasSuffix("z") {
+            body = body.dropLast()
+        } else {
+            let zone = body.suffix(6)
+            let bytes = Array(zone.utf8)
+            guard bytes.count == 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"), bytes[3] == UInt8(ascii: ":"),
+                let hours = Int64(String(zone.dropFirst().prefix(2))), let minutes = Int64(String(zone.suffix(2))),
+                hours < 24, minutes < 60
+            else { return nil }
+            offsetMinutes = (hours * 60 + minutes) * (bytes[0] == UInt8(ascii: "-") ? -1 : 1)
+            body = body.dropLast(6)
+        }
+        // The date and time part, with at most three fraction digits, in the form Instant reads.
+        var utc = String(body)
+        if let dot = utc.firstIndex(of: ".") {
+            let fraction = utc[utc.index(after: dot)...]
+            guard !fraction.isEmpty, fraction.allSatisfy(\.isASCII), fraction.allSatisfy(\.isNumber) else { return nil }
+            utc = String(utc[..<dot]) + "." + fraction.prefix(3)
+        }
+        // Writing it back must give the same date and time: that refuses 25:00, February 30 and the like.
+        guard utc.utf8.count >= 19, let local = Instant(rfc3339: utc + "Z"), local.rfc3339.prefix(19) == utc.prefix(19)
+        else { return nil }
+        return Instant(millisecondsSinceEpoch: local.millisecondsSinceEpoch - offsetMinutes * 60_000)
     }
 }

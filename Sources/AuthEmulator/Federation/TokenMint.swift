@@ -12,6 +12,9 @@ struct MintRequest: Sendable {
     var picture: String?
     /// The raw nonce; the token carries the provider's form of it.
     var nonce: String?
+    /// The nonce claim exactly as the token should carry it (what the Apple flow hands Apple: the
+    /// SHA-256 of the raw nonce); the caller keeps the raw nonce for signInWithIdp.
+    var hashedNonce: String?
     var audience: String?
     var expiresInSeconds: Int64?
     var algorithm = JWSAlgorithm.rs256
@@ -28,6 +31,11 @@ struct MintRequest: Sendable {
         name = try body.nonEmptyString("name")
         picture = try body.nonEmptyString("picture")
         nonce = try body.nonEmptyString("nonce")
+        hashedNonce = try body.nonEmptyString("hashedNonce")
+        if nonce != nil, hashedNonce != nil {
+            throw AuthError.invalid(
+                "INVALID_ARGUMENT : Give nonce (the raw nonce, which the token carries in the provider's form) or hashedNonce (put in the token as given), not both.")
+        }
         audience = try body.nonEmptyString("audience")
         if let seconds = try body.int64("expiresInSeconds") {
             guard seconds > 0, seconds <= 86_400 * 366 else {
@@ -57,6 +65,8 @@ struct MintedCredential: Sendable {
     let email: String?
     let realEmail: String?
     let rawNonce: String?
+    /// What the caller may not have meant (a nonce that is already a hash), in the answer's `warnings`.
+    var warnings: [String] = []
 
     /// A `postBody` ready for signInWithIdp, raw as the Apple SDK sends it.
     var postBody: String {
@@ -74,6 +84,7 @@ struct MintedCredential: Sendable {
         object.setIfPresent("email", email.map { .string($0) })
         object.setIfPresent("realEmail", realEmail.map { .string($0) })
         object["postBody"] = .string(postBody)
+        if !warnings.isEmpty { object["warnings"] = .array(warnings.map { .string($0) }) }
         return object
     }
 }
@@ -136,7 +147,27 @@ struct TokenMint {
         return MintedCredential(
             providerId: profile.providerId, idToken: idToken, accessToken: accessToken,
             authorizationCode: authorizationCode, sub: sub, email: tokenEmail,
-            realEmail: hidesEmail ? request.email.map(EmailAddress.canonical) : nil, rawNonce: request.nonce)
+            realEmail: hidesEmail ? request.email.map(EmailAddress.canonical) : nil, rawNonce: request.nonce,
+            warnings: warnings(for: request))
+    }
+
+    /// The Apple flow hands Apple the SHA-256 of the nonce, so a tester easily mints with the hash
+    /// where the raw nonce belongs: say so rather than let signInWithIdp fail on a double hash.
+    private func warnings(for request: MintRequest) -> [String] {
+        var warnings: [String] = []
+        if let nonce = request.nonce, profile.hashesNonce, Self.looksLikeSHA256Hex(nonce) {
+            warnings.append(
+                "nonce looks like a SHA-256 hex digest, and \(profile.providerId) tokens carry the SHA-256 of the raw nonce, so it was hashed again: the token's nonce is SHA-256(\(nonce.prefix(8))…). If it is already the hash, mint with hashedNonce instead and send the raw nonce to signInWithIdp.")
+        }
+        if request.hashedNonce != nil {
+            warnings.append(
+                "hashedNonce is in the token as given; postBody carries no nonce, so add &nonce=<the raw nonce> before sending it to signInWithIdp.")
+        }
+        return warnings
+    }
+
+    static func looksLikeSHA256Hex(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }
     }
 
     private var accessTokenPrefix: String {
@@ -155,7 +186,7 @@ struct TokenMint {
     ) -> JSONObject {
         let issuedAt = JSONValue.int(now.secondsSinceEpoch)
         let expiry = JSONValue.int(now.secondsSinceEpoch + lifetime)
-        let nonce = request.nonce.map { JSONValue.string(profile.nonceClaim(forRawNonce: $0)) }
+        let nonce = (request.hashedNonce ?? request.nonce.map(profile.nonceClaim(forRawNonce:))).map { JSONValue.string($0) }
         let names = NameParts(request.name)
         var claims: JSONObject = ["iss": .string(profile.issuer(origin: origin))]
         switch profile.family {

@@ -30,6 +30,8 @@ enum OperationResult: Sendable {
     case html(HTML, status: Int = 200)
     /// `303 See Other` to `location`: a form post answered the way browsers expect.
     case redirect(location: String)
+    /// A file to save (`Content-Disposition: attachment`), such as a message's `.eml` source.
+    case download([UInt8], contentType: String, fileName: String)
     /// Answered later, without holding a server thread: `begin` gets the one-shot answer.
     case deferred(@Sendable (DeferredAnswer) -> Void)
 

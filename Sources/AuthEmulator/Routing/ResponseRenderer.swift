@@ -21,6 +21,13 @@ enum ResponseRenderer {
             headers.set("Location", location)
             headers.set("Cache-Control", "no-store")
             return HTTPResponse(status: 303, headers: headers)
+        case .download(let bytes, let contentType, let fileName):
+            var headers = HTTPHeaders()
+            headers.set("Content-Type", contentType)
+            headers.set("Content-Disposition", "attachment; filename=\"\(fileName)\"")
+            headers.set("X-Content-Type-Options", "nosniff")
+            headers.set("Cache-Control", "no-store")
+            return HTTPResponse(status: 200, headers: headers, body: bytes)
         case .deferred:
             // A deferred answer completes with a final result; one that defers again is a bug.
             return render(AuthError.internal("INTERNAL_ERROR"), as: style)

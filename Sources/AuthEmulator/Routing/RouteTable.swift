@@ -130,8 +130,13 @@ enum RouteTable {
                 "emulator.config.update", .open, EmulatorOperations.updateConfig)),
             Route("GET", "emulator/v1/projects/{projectId}/messages", Operation(
                 "emulator.messages.list", .open, result: OutboxOperations.list)),
+            // Before `{messageId}`, which would take `7.eml` as an id.
+            Route("GET", "emulator/v1/projects/{projectId}/messages/{messageId}.eml", Operation(
+                "emulator.messages.source", .open, result: OutboxOperations.source)),
             Route("GET", "emulator/v1/projects/{projectId}/messages/{messageId}", Operation(
                 "emulator.messages.get", .open, result: OutboxOperations.get)),
+            Route("DELETE", "emulator/v1/projects/{projectId}/messages/{messageId}", Operation(
+                "emulator.messages.deleteOne", .open, OutboxOperations.delete)),
             Route("DELETE", "emulator/v1/projects/{projectId}/messages", Operation(
                 "emulator.messages.delete", .open, OutboxOperations.deleteAll)),
             Route("GET", "emulator/v1/projects/{projectId}/privateRelay", Operation(
@@ -142,6 +147,8 @@ enum RouteTable {
             Route("GET", "emulator/v1/securetoken/x509", Operation("emulator.securetoken.x509", .open, SecureTokenKeys.x509)),
             Route("GET", "emulator/v1/clock", Operation("emulator.clock.get", .open, ClockOperations.now)),
             Route("POST", "emulator/v1/clock:advance", Operation("emulator.clock.advance", .open, ClockOperations.advance)),
+            Route("POST", "emulator/v1/clock:reset", Operation("emulator.clock.reset", .open, ClockOperations.reset)),
+            Route("POST", "emulator/v1/clock:set", Operation("emulator.clock.set", .open, ClockOperations.set)),
         ] + fakeProviderRoutes + pageRoutes + ConsoleRoutes.routes
 
     // MARK: The fake identity providers (DESIGN §3)

@@ -16,14 +16,17 @@ public struct Router: HTTPHandler {
 
     public func reply(to request: HTTPRequest) -> HTTPReply {
         let started = DispatchTime.now().uptimeNanoseconds
-        guard request.method != "OPTIONS" else { return .now(finish(CORS.preflightResponse(to: request), request, started)) }
+        guard request.method != "OPTIONS" else {
+            return .now(finish(CORS.preflightResponse(to: request), refusal: nil, request, started))
+        }
         switch dispatch(request) {
-        case .answered(let response):
-            return .now(finish(response, request, started))
+        case .answered(let response, let refusal):
+            return .now(finish(response, refusal: refusal, request, started))
         case .deferred(let begin, let errorStyle):
             return .later { completion in
                 begin(DeferredAnswer { result in
-                    completion.complete(finish(ResponseRenderer.render(result, errorsAs: errorStyle), request, started))
+                    completion.complete(finish(
+                        ResponseRenderer.render(result, errorsAs: errorStyle), refusal: result.refusalMessage, request, started))
                 })
             }
         }
@@ -41,7 +44,10 @@ public struct Router: HTTPHandler {
     }
 
     public func respondToOversizedBody(limit: Int) -> HTTPResponse {
-        ResponseRenderer.render(AuthError.payloadTooLarge(limit: limit), as: .google)
+        let error = AuthError.payloadTooLarge(limit: limit)
+        // The server answers this before the router sees the request, so it has its own line.
+        environment.logger.info("request refused before routing: \(error.httpStatus) \(error.message)")
+        return ResponseRenderer.render(error, as: .google)
     }
 
     public func respondToShutdown() -> HTTPResponse {
@@ -50,17 +56,32 @@ public struct Router: HTTPHandler {
             as: .google)
     }
 
-    /// CORS and the request's log line, for every answer, now or later.
-    private func finish(_ response: HTTPResponse, _ request: HTTPRequest, _ started: UInt64) -> HTTPResponse {
+    /// CORS and the request's log line, for every answer, now or later. A 4xx says why on the same
+    /// line (the Apple SDK turns most refusals into generic codes, so the log is where a developer
+    /// reads the reason), shortened so no token, code or nonce appears whole.
+    private func finish(_ response: HTTPResponse, refusal: String?, _ request: HTTPRequest, _ started: UInt64) -> HTTPResponse {
         var response = response
         CORS.decorate(&response, for: request)
         let tenths = (DispatchTime.now().uptimeNanoseconds - started) / 100_000
-        environment.logger.info("\(request.method) \(request.path) \(response.status) \(tenths / 10).\(tenths % 10)ms")
+        let logger = environment.logger
+        guard logger.minimumLevel <= .info else { return response }
+        let status = response.status
+        let reason = (400..<500).contains(status) ? refusal.map(LogRedaction.shorten) : nil
+        let line = "\(request.method) \(request.path) \(status) \(tenths / 10).\(tenths % 10)ms"
+        logger.log(.info, reason.map { "\(line) \($0)" } ?? line) {
+            var fields: JSONObject = [
+                "method": .string(request.method), "path": .string(request.path), "status": .int(Int64(status)),
+                "durationMs": .double(Double(tenths) / 10),
+            ]
+            if let reason { fields["error"] = .string(reason) }
+            return fields
+        }
         return response
     }
 
     private enum Dispatched {
-        case answered(HTTPResponse)
+        /// `refusal`: the error message of a refused request, for its log line.
+        case answered(HTTPResponse, refusal: String?)
         case deferred(@Sendable (DeferredAnswer) -> Void, ErrorStyle)
     }
 
@@ -73,9 +94,11 @@ public struct Router: HTTPHandler {
             errorStyle = route.operation.errorStyle
             let result = try run(route, parameters, rewritten, legacyBody: legacyBody)
             if case .deferred(let begin) = result { return .deferred(begin, errorStyle) }
-            return .answered(ResponseRenderer.render(result, errorsAs: errorStyle))
+            return .answered(ResponseRenderer.render(result, errorsAs: errorStyle), refusal: result.refusalMessage)
         } catch {
-            return .answered(ResponseRenderer.render(failure: error, as: errorStyle, request: request, logger: environment.logger))
+            return .answered(
+                ResponseRenderer.render(failure: error, as: errorStyle, request: request, logger: environment.logger),
+                refusal: (error as? AuthError)?.message)
         }
     }
 

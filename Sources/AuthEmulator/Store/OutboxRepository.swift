@@ -35,7 +35,7 @@ struct OutboxMessage: Sendable, Equatable {
     let continueUrl: String?
     let createdAt: Instant
     let delivery: Delivery
-    var source = MessageSource.auth
+    var source = MessageOrigin.auth
     /// The app's own mail only: addresses, Message-ID and attachments as received.
     var mailDetails: AppMailDetails?
     /// The app's own mail only: its raw message, shared by the transaction's recipients.
@@ -63,20 +63,39 @@ extension OutboxMessage {
     var typeLabel: String { source == .smtp ? "SMTP" : requestType }
 }
 
-/// Who sent a message: Firebase itself (email actions, SMS codes), or the app through the SMTP
-/// listener (`--smtp-port`).
-enum MessageSource: String, Sendable {
+/// Who sent a message (its `source` field): Firebase itself (email actions, SMS codes), or the
+/// app through the SMTP listener (`--smtp-port`).
+enum MessageOrigin: String, Sendable {
     case auth, smtp
 }
 
-/// Which messages a listing wants (DESIGN §3).
+/// Which messages a listing wants (DESIGN §3). A plain value, so the HTTP API and the console
+/// filter the same way: equality filters use the outbox's indexes; `subject` and `text` are
+/// case-insensitive substring matches, scanned newest first within the project and stopped at `limit`.
 struct OutboxFilter: Sendable, Equatable {
     var to: String?
     var requestType: String?
     var tenantId: String?
     /// Only messages newer than this id.
     var since: Int64?
+    /// Only messages with one of these delivery statuses; `nil` is every status (but see `skipsBounced`).
+    var statuses: Set<Delivery.Status>?
+    /// Relayed mail by the real address the relay forwarded it to.
+    var forwardedTo: String?
+    /// A part of the subject.
+    var subject: String?
+    /// Free text: a part of the subject, either body, the sender, the recipient or the forwarding address.
+    var text: String?
+    /// Leaves bounced messages out when `statuses` does not ask for them: `latest` and waiting
+    /// listings must not hand a test a message the user never received.
+    var skipsBounced = false
     var limit = 100
+
+    /// The statuses a query keeps, or nil for all of them.
+    var effectiveStatuses: Set<Delivery.Status>? {
+        if let statuses { return statuses }
+        return skipsBounced ? [.delivered, .relayed] : nil
+    }
 }
 
 struct OutboxRepository {
@@ -114,16 +133,42 @@ struct OutboxRepository {
 
     /// Messages of a project matching `filter`, newest first.
     func messages(projectId: String, _ filter: OutboxFilter) throws -> [OutboxMessage] {
-        let conditions: [(String, SQLiteValue?)] = [
-            ("to_address = ?", filter.to.map { .text($0) }), ("request_type = ?", filter.requestType.map { .text($0) }),
-            ("tenant_id = ?", filter.tenantId.map { .text($0) }), ("id > ?", filter.since.map { .integer($0) }),
-        ]
-        let present = conditions.compactMap { condition in condition.1.map { (condition.0, $0) } }
-        let clause = (["project_id = ?"] + present.map(\.0)).joined(separator: " AND ")
-        let arguments = [.text(projectId)] + present.map(\.1) + [.integer(Int64(filter.limit))]
+        var conditions: [(String, [SQLiteValue])] = [("project_id = ?", [.text(projectId)])]
+        func add(_ sql: String, _ value: SQLiteValue?) {
+            if let value { conditions.append((sql, [value])) }
+        }
+        add("to_address = ?", filter.to.map { .text($0) })
+        add("request_type = ?", filter.requestType.map { .text($0) })
+        add("tenant_id = ?", filter.tenantId.map { .text($0) })
+        add("id > ?", filter.since.map { .integer($0) })
+        add("forwarded_to = ?", filter.forwardedTo.map { .text($0) })
+        if let statuses = filter.effectiveStatuses {
+            // In the enum's order, so equal filters make equal SQL (one cached statement each).
+            let kept = [Delivery.Status.delivered, .relayed, .bounced].filter(statuses.contains)
+            conditions.append((
+                "delivery_status IN (\(kept.map { _ in "?" }.joined(separator: ", ")))", kept.map { .text($0.rawValue) }))
+        }
+        // instr on lower(): a substring match that needs no escaping of LIKE's wildcards.
+        add("instr(lower(subject), ?) > 0", filter.subject.map { .text($0.lowercased()) })
+        if let text = filter.text?.lowercased() {
+            let columns = ["subject", "text_body", "html_body", "from_address", "to_address", "coalesce(forwarded_to, '')"]
+            conditions.append((
+                "(" + columns.map { "instr(lower(\($0)), ?) > 0" }.joined(separator: " OR ") + ")",
+                Array(repeating: .text(text), count: columns.count)))
+        }
+        let clause = conditions.map(\.0).joined(separator: " AND ")
+        let arguments = conditions.flatMap(\.1) + [.integer(Int64(filter.limit))]
         return try connection.query(
             "SELECT \(Self.columns) FROM outbox_messages WHERE \(clause) ORDER BY id DESC LIMIT ?", arguments
         ).map { row in Self.decode(row, projectId: projectId) }
+    }
+
+    /// Deletes one message; false when the project has no message `id`.
+    func delete(id: Int64, projectId: String) throws -> Bool {
+        try connection.execute("DELETE FROM outbox_messages WHERE project_id = ? AND id = ?", [.text(projectId), .integer(id)])
+        let deleted = connection.changes == 1
+        try deleteUnreferencedRawSources()
+        return deleted
     }
 
     func message(id: Int64, projectId: String) throws -> OutboxMessage? {
@@ -147,7 +192,7 @@ struct OutboxRepository {
             delivery: Delivery(
                 status: Delivery.Status(rawValue: row[13].text ?? "") ?? .delivered, forwardedTo: row[14].text,
                 reason: row[15].text),
-            source: MessageSource(rawValue: row[16].text ?? "") ?? .auth,
+            source: MessageOrigin(rawValue: row[16].text ?? "") ?? .auth,
             mailDetails: row[17].text.flatMap { try? JSONValue(parsing: $0).objectValue }.map(AppMailDetails.init(json:)),
             rawSourceId: row[18].integer)
     }

@@ -263,7 +263,7 @@ enum Schema {
                     raw BLOB NOT NULL
                 );
                 -- The relay's daily limit counts what each relay address received in the last day.
-                CREATE INDEX outbox_by_recipient ON outbox_messages (to_address, created_at);
+                CREATE INDEX outbox_by_recipient_time ON outbox_messages (to_address, created_at);
                 -- Relay settings beside the registered senders: domains whose SPF check is simulated
                 -- as failing, and the per-address daily limit.
                 ALTER TABLE relay_senders ADD COLUMN spf_failing_domains TEXT;
@@ -283,6 +283,15 @@ enum Schema {
                 -- A deleted tenant keeps its row, marked, so that it answers TENANT_NOT_FOUND (as in
                 -- production) rather than reading as a never-seen tenant's implicit defaults.
                 ALTER TABLE tenants ADD COLUMN deleted_at INTEGER;
+                """),
+            // Numbered apart from its neighbours' steps: it touches only the outbox's indexes.
+            Migration(
+            version: 14, name: "outbox filter indexes",
+            sql: """
+                -- The outbox's equality filters (recipient, delivery status, forwarding address), newest first.
+                CREATE INDEX outbox_by_recipient ON outbox_messages (project_id, to_address, id);
+                CREATE INDEX outbox_by_status ON outbox_messages (project_id, delivery_status, id);
+                CREATE INDEX outbox_by_forwarding ON outbox_messages (project_id, forwarded_to, id);
                 """),
     ]
 }

@@ -95,16 +95,25 @@ public struct SystemTime: TimeSource {
     }
 }
 
-/// The emulator's clock: real time plus an offset that only moves forward. A test advances it over
-/// HTTP to expire tokens and codes without waiting; the offset is stored, so a `--data` restart
-/// keeps the time the test had reached.
+/// The emulator's clock: real time plus an offset. A test advances it over HTTP to expire tokens and
+/// codes without waiting, sets it to a moment in the future, or resets it to real time; it is never
+/// earlier than real time. With a store to keep it in, the offset is saved before it changes, so a
+/// `--data` restart keeps the time the test had reached.
 public final class EmulatorClock: Sendable {
-    private let offsetMilliseconds: Locked<Int64>
-    private let source: any TimeSource
+    /// Saves a new offset (milliseconds ahead of real time) before the clock takes it.
+    public typealias OffsetStore = @Sendable (Int64) throws -> Void
 
-    public init(source: any TimeSource = SystemTime(), offsetMilliseconds: Int64 = 0) {
+    private let offsetMilliseconds: Locked<Int64>
+    /// Serialises changes (read, save, apply) without holding `offsetMilliseconds`, which `now()`
+    /// takes on every request: a slow save never stalls readers. Never taken inside a store write.
+    private let changes = Locked(())
+    private let source: any TimeSource
+    private let saveOffset: OffsetStore?
+
+    public init(source: any TimeSource = SystemTime(), offsetMilliseconds: Int64 = 0, saveOffset: OffsetStore? = nil) {
         self.source = source
-        self.offsetMilliseconds = Locked(offsetMilliseconds)
+        self.offsetMilliseconds = Locked(max(0, offsetMilliseconds))
+        self.saveOffset = saveOffset
     }
 
     public func now() -> Instant {
@@ -112,14 +121,42 @@ public final class EmulatorClock: Sendable {
         return Instant(millisecondsSinceEpoch: source.now().millisecondsSinceEpoch + offset)
     }
 
+    /// Real time, without the offset.
+    public func realNow() -> Instant { source.now() }
+
     public var offset: Int64 { offsetMilliseconds.withLock { $0 } }
 
-    /// Moves the clock forward; time never runs backwards, so a negative amount is refused.
-    func advance(milliseconds: Int64) throws(AuthError) {
+    /// Moves the clock forward; a negative amount is refused (`reset` is the way back).
+    func advance(milliseconds: Int64) throws {
         guard milliseconds >= 0 else {
             throw AuthError.invalid("INVALID_ARGUMENT : The clock only moves forward; seconds must not be negative.")
         }
-        offsetMilliseconds.withLock { $0 += milliseconds }
+        try change { $0 + milliseconds }
+    }
+
+    /// Back to real time (offset zero). Tokens and codes issued while the clock was ahead keep the
+    /// times they were given (see docs/clock.md).
+    public func reset() throws {
+        try change { _ in 0 }
+    }
+
+    /// Sets the clock to `time`, which must not be earlier than real time: the clock never runs
+    /// behind the wall clock, so every expiry it decides is at least as late as production's.
+    public func set(to time: Instant) throws {
+        let real = source.now()
+        guard time >= real else {
+            throw AuthError.invalid(
+                "INVALID_ARGUMENT : time \(time.rfc3339) is earlier than real time (\(real.rfc3339)); the emulator clock never runs behind it. Use clock:reset to return to real time.")
+        }
+        try change { _ in time.millisecondsSinceEpoch - real.millisecondsSinceEpoch }
+    }
+
+    private func change(_ newOffset: (Int64) -> Int64) throws {
+        try changes.withLock { _ in
+            let next = newOffset(offset)
+            try saveOffset?(next)
+            offsetMilliseconds.withLock { $0 = next }
+        }
     }
 
     /// Back to real time (offset zero).

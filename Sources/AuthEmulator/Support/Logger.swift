@@ -62,6 +62,19 @@ public final class Logger: Sendable {
         sink.withLock { $0(line) }
     }
 
+    /// A line with fields for machines: text logs show only `message` (which says the same), JSON
+    /// logs carry the fields beside it. `fields` is built only for JSON.
+    public func log(_ level: LogLevel, _ message: @autoclosure () -> String, fields: () -> JSONObject) {
+        guard level >= minimumLevel else { return }
+        guard format == .json else { return log(level, message()) }
+        var entry: JSONObject = [
+            "time": .string(SystemTime().now().rfc3339), "level": .string(level.label.lowercased()),
+            "message": .string(message()),
+        ]
+        for member in fields().members { entry[member.key] = member.value }
+        sink.withLock { $0(entry.compactString + "\n") }
+    }
+
     public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
     public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
 
