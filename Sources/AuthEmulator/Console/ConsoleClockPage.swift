@@ -56,11 +56,9 @@ enum ConsoleClockPage {
         }
     }
 
-    /// Back to real time: the stored offset first, so a `--data` restart agrees.
+    /// Back to real time, through the clock:reset operation (it saves the offset for `--data`).
     private static func reset(_ context: ConsoleContext) throws -> String {
-        let environment = context.environment
-        try environment.store.write { try $0.emulatorState.setClockOffset(0) }
-        environment.clock.reset()
-        return "Reset the clock to real time: it is now \(environment.clock.now().rfc3339)."
+        let answer = try ClockOperations.reset(context.operationRequest([:]))
+        return "Reset the clock to real time: it is now \(answer["now"]?.stringValue ?? "")."
     }
 }

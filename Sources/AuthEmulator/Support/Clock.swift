@@ -158,11 +158,6 @@ public final class EmulatorClock: Sendable {
             offsetMilliseconds.withLock { $0 = next }
         }
     }
-
-    /// Back to real time (offset zero).
-    func reset() {
-        offsetMilliseconds.withLock { $0 = 0 }
-    }
 }
 
 /// A time source that stands still until a test moves it.
