@@ -234,7 +234,7 @@ enum ConsoleOutboxPages {
         let content: HTML = """
             \(facts)
             <nav class="tabs" aria-label="Views of the message">\(tabs)</nav>
-            \(message.appLink != nil && (view == "html" || view == "text")
+            \(message.appLink.map { message.text.contains($0) || message.html.contains($0) } == true && (view == "html" || view == "text")
                 ? "<p class=\"muted\">The message links to the app's domain; here that link opens the emulator's action page it wraps.</p>" : "")
             \(body)
             <p><a href="\(context.link("/outbox"))">« Outbox</a></p>

@@ -114,7 +114,7 @@ enum OutboxOperations {
             throw AuthError.invalid("INVALID_ARGUMENT : spfFailingDomains holds domains such as example.com, not \(bad).")
         }
         var dailyLimit: Int?
-        if let value = body.object["dailyLimit"] {
+        if let value = body.value("dailyLimit") {
             guard let limit = value.int64Value, limit >= 0, limit <= 1_000_000 else {
                 throw AuthError.invalid("INVALID_ARGUMENT : dailyLimit must be a whole number from 0 to 1000000.")
             }

@@ -34,8 +34,12 @@ enum EmulatorFields {
         "emulator.messages.list": own(query: outboxFilters),
         "emulator.messages.get": own(query: outboxFilters),
         "emulator.messages.delete": own(),
+        "emulator.messages.deleteOne": own(),
+        "emulator.messages.source": own(),
         "emulator.privateRelay.get": own(),
-        "emulator.privateRelay.update": own(body: [.strings("registeredSenders")]),
+        "emulator.privateRelay.update": own(body: [
+            .strings("registeredSenders"), .strings("spfFailingDomains"), .integer("dailyLimit"),
+        ]),
         "emulator.securetoken.jwks": own(),
         "emulator.securetoken.x509": own(),
         "emulator.clock.get": own(),

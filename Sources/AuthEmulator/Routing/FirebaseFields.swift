@@ -68,24 +68,35 @@ enum PageFields {
         .string("tenantId"), .string("lang"),
     ]
 
+    /// Every console page takes the project and tenant it shows, and the message a redirect left.
+    private static let scopeQuery: [Field] = [.string("project"), .string("tenant")]
+    private static let pageQuery: [Field] = scopeQuery + [.string("flash"), .string("error")]
+    /// The inbox's filters and its keyset page.
+    private static let outboxQuery: [Field] = [.string("to"), .string("type"), .string("status"), .string("before")]
+
     static let byOperation: [String: OperationFields] = [
         "emulator.action": OperationFields(body: actionFields, query: actionFields),
         "emulator.action.submit": OperationFields(body: actionFields, query: actionFields, isForm: true),
-        "emulator.auth.handler": OperationFields(query: [.string("apiKey"), .string("providerId"), .string("tenantId"), .string("tid"), .string("authType"), .string("eventId"), .string("ibi"), .string("apn"), .string("clientId"), .string("appId"), .string("appName"), .string("redirectUrl"), .string("sessionId")]),
+        "emulator.auth.handler": OperationFields(query: [.string("error"), .string("apiKey"), .string("providerId"), .string("tenantId"), .string("tid"), .string("authType"), .string("eventId"), .string("ibi"), .string("apn"), .string("clientId"), .string("appId"), .string("appName"), .string("redirectUrl"), .string("sessionId")]),
         "emulator.auth.handler.submit": OperationFields(body: [.string("email"), .string("sub"), .string("name"), .string("picture"), .string("emailVerified"), .string("hideEmail"), .string("screenName")], query: [.string("apiKey"), .string("providerId"), .string("tenantId"), .string("tid"), .string("authType"), .string("eventId"), .string("ibi"), .string("apn"), .string("clientId"), .string("appId"), .string("appName"), .string("redirectUrl"), .string("sessionId")], isForm: true),
-        "emulator.ui.clock": OperationFields(query: [.string("project"), .string("tenant"), .string("flash"), .string("error")]),
-        "emulator.ui.clock.advance": OperationFields(body: [.string("csrf"), .string("amount"), .string("unit")], query: [.string("project"), .string("tenant")], isForm: true),
-        "emulator.ui.message": OperationFields(query: [.string("project"), .string("tenant"), .string("id"), .string("flash"), .string("error")]),
-        "emulator.ui.outbox": OperationFields(query: [.string("project"), .string("tenant"), .string("to"), .string("type"), .string("flash"), .string("error")]),
-        "emulator.ui.outbox.action": OperationFields(body: [.string("csrf"), .string("action")], query: [.string("project"), .string("tenant")], isForm: true),
-        "emulator.ui.providers": OperationFields(query: [.string("project"), .string("tenant"), .string("flash"), .string("error")]),
-        "emulator.ui.providers.action": OperationFields(body: [.string("csrf"), .string("action"), .string("provider"), .string("senders"), .string("address"), .string("forwarding")], query: [.string("project"), .string("tenant")], isForm: true),
-        "emulator.ui.providers.mint": OperationFields(body: [.string("csrf"), .string("email"), .string("name"), .string("sub"), .string("nonce"), .string("audience"), .string("emailVerified"), .string("hideEmail"), .string("otherProvider"), .string("provider")], query: [.string("project"), .string("tenant"), .string("flash"), .string("error")], isForm: true),
-        "emulator.ui.user": OperationFields(query: [.string("project"), .string("tenant"), .string("uid"), .string("flash"), .string("error")]),
-        "emulator.ui.user.action": OperationFields(body: [.string("csrf"), .string("action"), .string("displayName"), .string("photoUrl"), .string("email"), .string("phoneNumber"), .string("password"), .string("claims"), .string("requestType"), .string("continueUrl")], query: [.string("uid"), .string("project"), .string("tenant")], isForm: true),
-        "emulator.ui.users": OperationFields(query: [.string("project"), .string("tenant"), .string("q"), .string("after"), .string("flash"), .string("error")]),
-        "emulator.ui.users.create": OperationFields(body: [.string("csrf"), .string("otherProvider"), .string("provider"), .string("email"), .string("displayName"), .string("phoneNumber"), .string("emailVerified"), .string("claims"), .string("password"), .string("uid"), .string("sub"), .string("hideEmail")], query: [.string("project"), .string("tenant")], isForm: true),
-        "emulator.ui.users.new": OperationFields(query: [.string("project"), .string("tenant"), .string("flash"), .string("error")]),
+        "emulator.ui.clock": OperationFields(query: pageQuery),
+        "emulator.ui.clock.advance": OperationFields(body: [.string("csrf"), .string("action"), .string("amount"), .string("unit")], query: scopeQuery, isForm: true),
+        "emulator.ui.message": OperationFields(query: pageQuery + [.string("id"), .string("view")]),
+        "emulator.ui.outbox": OperationFields(query: pageQuery + outboxQuery),
+        "emulator.ui.outbox.changes": OperationFields(query: pageQuery + outboxQuery + [.string("key")]),
+        "emulator.ui.outbox.action": OperationFields(body: [.string("csrf"), .string("action")], query: scopeQuery, isForm: true),
+        "emulator.ui.providers": OperationFields(query: pageQuery),
+        "emulator.ui.providers.action": OperationFields(body: [.string("csrf"), .string("action"), .string("provider"), .string("senders"), .string("address"), .string("forwarding")], query: scopeQuery + [.string("back")], isForm: true),
+        "emulator.ui.providers.mint": OperationFields(body: [.string("csrf"), .string("email"), .string("name"), .string("sub"), .string("nonce"), .string("audience"), .string("emailVerified"), .string("hideEmail"), .string("otherProvider"), .string("provider")], query: pageQuery, isForm: true),
+        "emulator.ui.settings": OperationFields(query: pageQuery),
+        "emulator.ui.settings.action": OperationFields(body: [.string("csrf"), .string("action"), .string("allowDuplicateEmails"), .string("improvedEmailPrivacy"), .string("numbers"), .string("displayName"), .string("allowPasswordSignup"), .string("enableEmailLinkSignin"), .string("enableAnonymousUser")], query: scopeQuery, isForm: true),
+        "emulator.ui.user": OperationFields(query: pageQuery + [.string("uid")]),
+        "emulator.ui.user.action": OperationFields(body: [.string("csrf"), .string("action"), .string("displayName"), .string("photoUrl"), .string("email"), .string("phoneNumber"), .string("password"), .string("claims"), .string("requestType"), .string("continueUrl"), .string("confirm")], query: scopeQuery + [.string("uid")], isForm: true),
+        "emulator.ui.users": OperationFields(query: pageQuery + [.string("q"), .string("after")]),
+        "emulator.ui.users.action": OperationFields(body: [.string("csrf"), .string("action"), .string("confirm")], query: scopeQuery, isForm: true),
+        "emulator.ui.users.delete-all": OperationFields(query: pageQuery),
+        "emulator.ui.users.create": OperationFields(body: [.string("csrf"), .string("otherProvider"), .string("provider"), .string("email"), .string("displayName"), .string("phoneNumber"), .string("emailVerified"), .string("claims"), .string("password"), .string("uid"), .string("sub"), .string("hideEmail")], query: scopeQuery, isForm: true),
+        "emulator.ui.users.new": OperationFields(query: pageQuery),
     ]
 }
 
