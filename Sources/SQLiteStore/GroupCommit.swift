@@ -124,24 +124,28 @@ final class GroupCommit: @unchecked Sendable {  // every `var` is read and writt
 /// connection). The WAL file keeps its inode while the writer connection is open: SQLite deletes
 /// it only when the last connection closes, and truncating or restarting the log reuses the file.
 ///
-/// `@unchecked Sendable`: `descriptor` and `directorySynced` are used only inside `sync`, which
+/// `@unchecked Sendable`: `descriptor` and `firstSyncDone` are used only inside `sync`, which
 /// `GroupCommit` runs on one thread at a time (its `syncing` flag, set and cleared under its lock,
 /// orders one sync before the next).
 final class WriteAheadLogFile: @unchecked Sendable {
     private let path: String
+    private let databasePath: String
     private var descriptor: Int32 = -1
-    private var directorySynced = false
+    private var firstSyncDone = false
 
-    init(path: String) {
+    init(path: String, databasePath: String) {
         self.path = path
+        self.databasePath = databasePath
     }
 
     deinit {
         if descriptor >= 0 { close(descriptor) }
     }
 
-    /// fsyncs the WAL; the first time also the directory, so the file's own entry (made when
-    /// SQLite created it, which SQLite syncs only when it syncs the WAL itself) survives a crash.
+    /// fsyncs the WAL. The first time also what SQLite left unsynced when it made the files: the
+    /// database file (a new one gets its first page, the WAL-mode header, without a sync, and on
+    /// open SQLite deletes the WAL of an empty database file) and the directory holding both
+    /// entries (SQLite syncs a new WAL's directory only when it syncs the WAL itself).
     func sync() throws {
         if descriptor < 0 {
             // Opened on first use, not at open: SQLite creates the file when the database is
@@ -151,14 +155,19 @@ final class WriteAheadLogFile: @unchecked Sendable {
             descriptor = opened
         }
         guard fsync(descriptor) == 0 else { throw Self.error("fsync", path) }
-        if !directorySynced {
+        if !firstSyncDone {
             let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-            let directoryDescriptor = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_CLOEXEC)
-            guard directoryDescriptor >= 0 else { throw Self.error("open", directory) }
-            defer { close(directoryDescriptor) }
-            guard fsync(directoryDescriptor) == 0 else { throw Self.error("fsync", directory) }
-            directorySynced = true
+            try Self.syncOnce(databasePath)
+            try Self.syncOnce(directory.isEmpty ? "/" : directory)
+            firstSyncDone = true
         }
+    }
+
+    private static func syncOnce(_ path: String) throws {
+        let opened = open(path, O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else { throw error("open", path) }
+        defer { close(opened) }
+        guard fsync(opened) == 0 else { throw error("fsync", path) }
     }
 
     private static func error(_ call: String, _ path: String) -> SQLiteError {

@@ -172,12 +172,12 @@ public final class SQLiteConnection {
             "SQLiteConnection used outside the read/write closure that lent it (or from another thread)")
     }
 
-    /// The `-wal` file of the main database, as SQLite names it; nil when it has no file.
-    var writeAheadLogPath: String? {
+    /// The main database's file and its `-wal` file, as SQLite names them; nil when it has no file.
+    var databaseAndLogPaths: (database: String, log: String)? {
         guard let database = sqlite3_db_filename(handle, "main"), database.pointee != 0,
             let log = sqlite3_filename_wal(database)
         else { return nil }
-        return String(cString: log)
+        return (String(cString: database), String(cString: log))
     }
 
     /// For tests: how many prepared statements are cached.

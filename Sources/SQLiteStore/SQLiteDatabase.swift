@@ -34,13 +34,16 @@ public final class SQLiteDatabase: @unchecked Sendable {
     private static let readerCapacity = 4
 
     public convenience init(location: Location, migrations: [Migration]) throws {
-        try self.init(location: location, migrations: migrations) { WriteAheadLogFile(path: $0).sync }
+        try self.init(location: location, migrations: migrations) {
+            WriteAheadLogFile(path: $0, databasePath: $1).sync
+        }
     }
 
-    /// `makeSync` gets the path of the `-wal` file and answers what syncs it (tests wrap it).
+    /// `makeSync` gets the paths of the `-wal` file and of the database file, and answers what
+    /// syncs the log (tests wrap it).
     init(
         location: Location, migrations: [Migration],
-        makeSync: (String) -> @Sendable () throws -> Void
+        makeSync: (_ logPath: String, _ databasePath: String) -> @Sendable () throws -> Void
     ) throws {
         precondition(sqlite3_threadsafe() != 0, "SQLiteStore needs an SQLite built thread-safe")
         switch location {
@@ -62,10 +65,10 @@ public final class SQLiteDatabase: @unchecked Sendable {
                 try reader.executeScript("PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds);")
                 return reader
             }
-            guard let log = writer.lend(readOnly: false, { $0.writeAheadLogPath }) else {
+            guard let files = writer.lend(readOnly: false, { $0.databaseAndLogPaths }) else {
                 throw SQLiteError(code: SQLITE_ERROR, message: "no write-ahead log file for \(path)", sql: nil)
             }
-            groupCommit = GroupCommit(sync: makeSync(log))
+            groupCommit = GroupCommit(sync: makeSync(files.log, files.database))
         }
         appliedVersion = try Migrator(migrations).migrate(writer)
         if let groupCommit {

@@ -27,7 +27,7 @@ final class ObservedSync: Sendable {
     init(path: String) { self.path = path }
 
     func makeSync(walPath: String) -> @Sendable () throws -> Void {
-        let real = WriteAheadLogFile(path: walPath)
+        let real = WriteAheadLogFile(path: walPath, databasePath: path)
         return { [self] in
             let (fail, hold) = state.withLock { state in
                 defer { state.failNext = false; state.holdNext = false }
@@ -74,8 +74,8 @@ final class ObservedSync: Sendable {
         try withTemporaryDirectory { directory in
             let path = "\(directory)/group.sqlite"
             let observed = ObservedSync(path: path)
-            let database = try SQLiteDatabase(location: .file(path), migrations: [schema]) {
-                observed.makeSync(walPath: $0)
+            let database = try SQLiteDatabase(location: .file(path), migrations: [schema]) { log, _ in
+                observed.makeSync(walPath: log)
             }
             try body(database, observed, path)
         }
@@ -142,8 +142,8 @@ final class ObservedSync: Sendable {
             let hooksRun = Atomic(0)
             do {
                 let observed = ObservedSync(path: path)
-                let database = try SQLiteDatabase(location: .file(path), migrations: [schema]) {
-                    observed.makeSync(walPath: $0)
+                let database = try SQLiteDatabase(location: .file(path), migrations: [schema]) { log, _ in
+                    observed.makeSync(walPath: log)
                 }
                 try database.write { try $0.execute("INSERT INTO items VALUES (0)") }
                 observed.holdNextSync()
@@ -183,14 +183,15 @@ final class ObservedSync: Sendable {
     @Test func theRealSyncOpensTheWALFileSQLiteNamed() throws {
         try withTemporaryDirectory { directory in
             let path = "\(directory)/real.sqlite"
-            let walPaths = Mutex<[String]>([])
-            let database = try SQLiteDatabase(location: .file(path), migrations: [schema]) { walPath in
-                walPaths.withLock { $0.append(walPath) }
-                return WriteAheadLogFile(path: walPath).sync
+            let paths = Mutex<[String]>([])
+            let database = try SQLiteDatabase(location: .file(path), migrations: [schema]) { log, file in
+                paths.withLock { $0 += [log, file] }
+                return WriteAheadLogFile(path: log, databasePath: file).sync
             }
             try database.write { try $0.execute("INSERT INTO items VALUES (1)") }
-            #expect(walPaths.withLock { $0 } == ["\(path)-wal"])
-            #expect(throws: SQLiteError.self) { try WriteAheadLogFile(path: "\(directory)/missing-wal").sync() }
+            #expect(paths.withLock { $0 } == ["\(path)-wal", path])
+            let missing = WriteAheadLogFile(path: "\(directory)/missing-wal", databasePath: path)
+            #expect(throws: SQLiteError.self) { try missing.sync() }
         }
     }
 }
