@@ -52,6 +52,10 @@ public final class AuthEmulator: Sendable {
         }
     }
 
+    /// With `--data` a write's thread sleeps until a shared fsync covers its commit (group commit
+    /// in SQLiteStore), so more threads than cores let more writes share each sync.
+    static let threadCountWithData = 16
+
     public let configuration: Configuration
     public let environment: AuthEnvironment
     private let server: HTTPServer
@@ -76,7 +80,9 @@ public final class AuthEmulator: Sendable {
         let router = Router(environment: environment, routes: RouteTable.routes)
         server = HTTPServer(
             configuration: HTTPServer.Configuration(
-                host: configuration.host, port: configuration.port, threadCount: configuration.threadCount),
+                host: configuration.host, port: configuration.port,
+                threadCount: configuration.dataFile == nil
+                    ? configuration.threadCount : max(configuration.threadCount, Self.threadCountWithData)),
             handler: router)
         let delivery = AppMailDelivery(environment: environment)
         smtp = try configuration.smtpPort.map { port in

@@ -32,6 +32,9 @@ final class Lock: @unchecked Sendable {  // the pthread objects are the synchron
     func wait() { pthread_cond_wait(condition, mutex) }
 
     func signal() { pthread_cond_signal(condition) }
+
+    /// Wakes every thread in `wait()` (for waiters that each check a different condition).
+    func broadcast() { pthread_cond_broadcast(condition) }
 }
 
 /// An identity for the calling thread, stable while it runs.

@@ -142,12 +142,17 @@ public final class SQLiteConnection {
     }
 
     /// Runs `body` between `begin` and COMMIT; on any error rolls back and rethrows that error.
-    func transaction<T>(begin: String, readOnly: Bool = false, _ body: (SQLiteConnection) throws -> T) throws -> T {
+    /// `beforeCommit` runs right before COMMIT; when it throws, the transaction rolls back.
+    func transaction<T>(
+        begin: String, readOnly: Bool = false, beforeCommit: () throws -> Void = {},
+        _ body: (SQLiteConnection) throws -> T
+    ) throws -> T {
         try lend(readOnly: readOnly) { connection in
             try execute(begin)
             commitHooks = []
             do {
                 let result = try body(connection)
+                try beforeCommit()
                 try execute("COMMIT")
                 committedHooks = commitHooks
                 commitHooks = []
@@ -165,6 +170,14 @@ public final class SQLiteConnection {
         precondition(
             borrower == currentThreadID(),
             "SQLiteConnection used outside the read/write closure that lent it (or from another thread)")
+    }
+
+    /// The main database's file and its `-wal` file, as SQLite names them; nil when it has no file.
+    var databaseAndLogPaths: (database: String, log: String)? {
+        guard let database = sqlite3_db_filename(handle, "main"), database.pointee != 0,
+            let log = sqlite3_filename_wal(database)
+        else { return nil }
+        return (String(cString: database), String(cString: log))
     }
 
     /// For tests: how many prepared statements are cached.

@@ -1,7 +1,8 @@
 internal import CSQLite
 
 /// The database: WAL, foreign keys on, migrations applied at open. Writes are serialised and
-/// each `write` is one transaction that is committed before it returns.
+/// each `write` is one transaction that is committed before it returns; for a file, also on disk
+/// (group commit: see `GroupCommit`), and a `read` answers only with data that is on disk.
 ///
 /// `read` and `write` must not be nested (not even `read` inside `write`): a nested call stops the
 /// process with a precondition failure. Inside a closure, use the connection it was given.
@@ -10,7 +11,7 @@ internal import CSQLite
 /// `writer` is used only while holding `writerLock` (for `.inMemory` that includes every read,
 /// since the database lives in that one connection); each `readers` connection is used only by the
 /// thread that checked it out of the pool, whose own state is under the pool's lock; the rest is
-/// immutable after `init`. Connections never leave the closures (`SQLiteConnection` checks its
+/// immutable after `init` (`groupCommit` has its own lock). Connections never leave the closures (`SQLiteConnection` checks its
 /// borrower thread).
 public final class SQLiteDatabase: @unchecked Sendable {
     public enum Location: Sendable, Equatable {
@@ -23,6 +24,8 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// Read-only connections for a file database; nil in memory, where reads use `writer`.
     private let readers: ReaderPool?
     private let nesting = ReentrancyGuard()
+    /// For a file: the shared WAL syncs; nil in memory, where nothing is synced.
+    private let groupCommit: GroupCommit?
     private let appliedVersion: Int
 
     /// How long a connection waits for another process's lock before failing with SQLITE_BUSY.
@@ -30,7 +33,18 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// Readers in parallel; more than the writer can usefully keep up with on a small machine is waste.
     private static let readerCapacity = 4
 
-    public init(location: Location, migrations: [Migration]) throws {
+    public convenience init(location: Location, migrations: [Migration]) throws {
+        try self.init(location: location, migrations: migrations) {
+            WriteAheadLogFile(path: $0, databasePath: $1).sync
+        }
+    }
+
+    /// `makeSync` gets the paths of the `-wal` file and of the database file, and answers what
+    /// syncs the log (tests wrap it).
+    init(
+        location: Location, migrations: [Migration],
+        makeSync: (_ logPath: String, _ databasePath: String) -> @Sendable () throws -> Void
+    ) throws {
         precondition(sqlite3_threadsafe() != 0, "SQLiteStore needs an SQLite built thread-safe")
         switch location {
         case .inMemory:
@@ -42,6 +56,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
                 flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI)
             try Self.configure(writer, durable: false)
             readers = nil
+            groupCommit = nil
         case .file(let path):
             writer = try SQLiteConnection.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             try Self.configure(writer, durable: true)
@@ -50,8 +65,18 @@ public final class SQLiteDatabase: @unchecked Sendable {
                 try reader.executeScript("PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds);")
                 return reader
             }
+            guard let files = writer.lend(readOnly: false, { $0.databaseAndLogPaths }) else {
+                throw SQLiteError(code: SQLITE_ERROR, message: "no write-ahead log file for \(path)", sql: nil)
+            }
+            groupCommit = GroupCommit(sync: makeSync(files.log, files.database))
         }
         appliedVersion = try Migrator(migrations).migrate(writer)
+        if let groupCommit {
+            // Migrations commit unsynced and without a ticket; one ticket's sync covers them.
+            let ticket = try groupCommit.takeTicket()
+            groupCommit.finish(ticket)
+            try groupCommit.waitUntilDurable(ticket)
+        }
     }
 
     deinit {
@@ -68,20 +93,27 @@ public final class SQLiteDatabase: @unchecked Sendable {
             throw SQLiteError(
                 code: SQLITE_ERROR, message: "could not switch to WAL journal mode (got \(mode ?? "nothing"))", sql: nil)
         }
-        // FULL (not WAL's usual NORMAL): every commit is fsynced, so an answered write survives a
-        // crash of the machine, not just of the process.
-        try connection.executeScript("PRAGMA synchronous = FULL;")
+        // NORMAL: a commit does not fsync; `write` waits for a shared sync of the WAL instead
+        // (GroupCommit), so an answered write still survives a crash of the machine.
+        try connection.executeScript("PRAGMA synchronous = NORMAL;")
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`); commits when it returns, rolls back
-    /// when it throws (and rethrows). Hooks registered with `afterCommit` run after the commit,
-    /// with the writer lock released.
+    /// when it throws (and rethrows). For a file it returns once the commit is on disk, syncing
+    /// with the writer lock released so that later writers commit meanwhile and share the next
+    /// sync; when the sync fails it throws. Hooks registered with `afterCommit` run after that
+    /// (the commit durable, the writer lock released).
     public func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        let (result, hooks) = try nesting.run {
+        let (result, hooks, ticket) = try nesting.run {
             try writerLock.withLock {
-                (try writer.transaction(begin: "BEGIN IMMEDIATE", body), writer.takeCommittedHooks())
+                var ticket: UInt64?
+                defer { if let ticket { groupCommit?.finish(ticket) } }
+                let result = try writer.transaction(
+                    begin: "BEGIN IMMEDIATE", beforeCommit: { ticket = try groupCommit?.takeTicket() }, body)
+                return (result, writer.takeCommittedHooks(), ticket)
             }
         }
+        if let ticket { try groupCommit?.waitUntilDurable(ticket) }
         for hook in hooks { hook() }
         return result
     }
@@ -91,7 +123,10 @@ public final class SQLiteDatabase: @unchecked Sendable {
         try nesting.run {
             if let readers {
                 // Read-only connections: SQLite itself refuses writes.
-                return try readers.withConnection { try $0.transaction(begin: "BEGIN DEFERRED", body) }
+                let result = try readers.withConnection { try $0.transaction(begin: "BEGIN DEFERRED", body) }
+                // The snapshot may hold commits whose writers still wait for their sync.
+                try groupCommit?.waitUntilVisibleCommitsAreDurable()
+                return result
             }
             // The shared writer connection refuses statements that could write, for this read.
             return try writerLock.withLock { try writer.transaction(begin: "BEGIN DEFERRED", readOnly: true, body) }

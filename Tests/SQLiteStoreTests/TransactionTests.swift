@@ -72,7 +72,7 @@ import Testing
         }
     }
 
-    @Test func fileDatabasesUseWALFullSyncAndForeignKeys() throws {
+    @Test func fileDatabasesUseWALNormalSyncAndForeignKeys() throws {
         try withDatabase(.file) { database in
             let (mode, synchronous, foreignKeys) = try database.write { connection in
                 (try connection.queryFirst("PRAGMA journal_mode")?[0],
@@ -80,7 +80,7 @@ import Testing
                  try connection.queryFirst("PRAGMA foreign_keys")?[0])
             }
             #expect(mode == "wal")
-            #expect(synchronous == 2)  // FULL
+            #expect(synchronous == 1)  // NORMAL: `write` syncs the WAL itself (GroupCommit)
             #expect(foreignKeys == 1)
             #expect(try database.read { try $0.queryFirst("PRAGMA journal_mode")?[0] } == "wal")
         }

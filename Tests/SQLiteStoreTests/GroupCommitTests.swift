@@ -1,0 +1,197 @@
+import Foundation
+@testable import SQLiteStore
+import Synchronization
+import Testing
+
+/// Wraps the real WAL sync of a file database to see what each sync covers: at its start it lists
+/// the rows a fresh reader of the file sees (committed, so their frames are written), and once the
+/// real fsync has returned those rows count as durable. It can also hold a sync back or fail it.
+final class ObservedSync: Sendable {
+    let path: String
+    private let state = Mutex<State>(State())
+    private let release = DispatchSemaphore(value: 0)
+
+    struct State {
+        var durableIDs: Set<Int64> = []
+        var syncs = 0
+        var failNext = false
+        var holdNext = false
+        var holding = false
+        // Opened on first use (the file exists by then); used by one sync at a time.
+        var reader: SQLiteConnectionBox?
+    }
+
+    /// `SQLiteConnection` is not Sendable; syncs run one at a time, so handing it between them is safe.
+    struct SQLiteConnectionBox: @unchecked Sendable { let connection: SQLiteConnection }
+
+    init(path: String) { self.path = path }
+
+    func makeSync(walPath: String) -> @Sendable () throws -> Void {
+        let real = WriteAheadLogFile(path: walPath, databasePath: path)
+        return { [self] in
+            let (fail, hold) = state.withLock { state in
+                defer { state.failNext = false; state.holdNext = false }
+                state.holding = state.holdNext
+                return (state.failNext, state.holdNext)
+            }
+            if hold { release.wait() }
+            if fail { throw ExpectedFailure() }
+            let visible = try visibleIDs()
+            Thread.sleep(forTimeInterval: 0.002)  // a slow disk: writers pile up behind the sync
+            try real.sync()
+            state.withLock { state in
+                state.durableIDs.formUnion(visible)
+                state.syncs += 1
+                state.holding = false
+            }
+        }
+    }
+
+    private func visibleIDs() throws -> [Int64] {
+        let box = try state.withLock { state in
+            if state.reader == nil {
+                state.reader = SQLiteConnectionBox(connection: try SQLiteConnection.open(path, flags: 1))  // READONLY
+            }
+            return state.reader!
+        }
+        return try box.connection.lend(readOnly: true) { connection in
+            try connection.query("SELECT id FROM items").compactMap { $0[0].integer }
+        }
+    }
+
+    func isDurable(_ id: Int64) -> Bool { state.withLock { $0.durableIDs.contains(id) } }
+    var syncs: Int { state.withLock { $0.syncs } }
+    var isHolding: Bool { state.withLock { $0.holding } }
+    func failNextSync() { state.withLock { $0.failNext = true } }
+    func holdNextSync() { state.withLock { $0.holdNext = true } }
+    func releaseHeldSync() { release.signal() }
+}
+
+@Suite struct GroupCommitTests {
+    let schema = Migration(version: 1, name: "items", sql: "CREATE TABLE items (id INTEGER PRIMARY KEY)")
+
+    func withObservedDatabase(_ body: (SQLiteDatabase, ObservedSync, String) throws -> Void) throws {
+        try withTemporaryDirectory { directory in
+            let path = "\(directory)/group.sqlite"
+            let observed = ObservedSync(path: path)
+            let database = try SQLiteDatabase(location: .file(path), migrations: [schema]) { log, _ in
+                observed.makeSync(walPath: log)
+            }
+            try body(database, observed, path)
+        }
+    }
+
+    @Test func concurrentWritersShareSyncsAndEachReturnsOnlyOnceItsRowIsDurable() throws {
+        try withObservedDatabase { database, observed, _ in
+            let syncsAtStart = observed.syncs  // the migration's
+            let notDurableOnReturn = Mutex<[Int64]>([])
+            let hookSawNotDurable = Mutex<[Int64]>([])
+            let threads = 8, writesEach = 25
+            try runOnThreads(threads) { thread in
+                for step in 0..<writesEach {
+                    let id = Int64(thread * writesEach + step)
+                    try database.write { connection in
+                        try connection.execute("INSERT INTO items VALUES (?)", [.integer(id)])
+                        connection.afterCommit {
+                            if !observed.isDurable(id) { hookSawNotDurable.withLock { $0.append(id) } }
+                        }
+                    }
+                    if !observed.isDurable(id) { notDurableOnReturn.withLock { $0.append(id) } }
+                }
+            }
+            #expect(notDurableOnReturn.withLock { $0 } == [])
+            #expect(hookSawNotDurable.withLock { $0 } == [])
+            #expect(try database.read { try $0.queryFirst("SELECT count(*) FROM items")?[0] } == .integer(Int64(threads * writesEach)))
+            // Shared: fewer syncs than writes (each sync takes 2 ms, while seven other writers commit).
+            let syncs = observed.syncs - syncsAtStart
+            #expect(syncs > 0 && syncs < threads * writesEach)
+        }
+    }
+
+    @Test func aReadThatSeesAnUnsyncedCommitWaitsForItsSync() throws {
+        try withObservedDatabase { database, observed, _ in
+            observed.holdNextSync()
+            let readDone = Atomic(false)
+            let readDoneWhileHeld = Atomic(false)
+            let readCount = Mutex<Int64?>(nil)
+            try runOnThreads(2) { thread in
+                if thread == 0 {
+                    try database.write { try $0.execute("INSERT INTO items VALUES (1)") }
+                } else {
+                    while !observed.isHolding { Thread.sleep(forTimeInterval: 0.001) }
+                    // The row is committed (visible) but its sync is held: the read must not answer yet.
+                    Thread {
+                        Thread.sleep(forTimeInterval: 0.1)
+                        readDoneWhileHeld.store(readDone.load(ordering: .acquiring), ordering: .releasing)
+                        observed.releaseHeldSync()
+                    }.start()
+                    let count = try database.read { try $0.queryFirst("SELECT count(*) FROM items")?[0].integer }
+                    readDone.store(true, ordering: .releasing)
+                    readCount.withLock { $0 = observed.isDurable(1) ? count : -1 }
+                }
+            }
+            #expect(readCount.withLock { $0 } == 1)
+            let answeredWhileHeld = readDoneWhileHeld.load(ordering: .acquiring)
+            #expect(!answeredWhileHeld)
+        }
+    }
+
+    @Test func aFailedSyncFailsEveryWaiterAndEveryLaterWriteAndRunsNoHook() throws {
+        try withTemporaryDirectory { directory in
+            let path = "\(directory)/failing.sqlite"
+            let hooksRun = Atomic(0)
+            do {
+                let observed = ObservedSync(path: path)
+                let database = try SQLiteDatabase(location: .file(path), migrations: [schema]) { log, _ in
+                    observed.makeSync(walPath: log)
+                }
+                try database.write { try $0.execute("INSERT INTO items VALUES (0)") }
+                observed.holdNextSync()
+                observed.failNextSync()
+                let failures = Mutex<[Int32]>([])
+                try runOnThreads(4) { thread in
+                    if thread > 0 { while !observed.isHolding { Thread.sleep(forTimeInterval: 0.001) } }
+                    if thread == 1 { observed.releaseHeldSync() }
+                    do {
+                        try database.write { connection in
+                            try connection.execute("INSERT INTO items VALUES (?)", [.integer(Int64(thread + 1))])
+                            connection.afterCommit { hooksRun.add(1, ordering: .relaxed) }
+                        }
+                    } catch let error as SQLiteError {
+                        failures.withLock { $0.append(error.code) }
+                    }
+                }
+                #expect(failures.withLock { $0 } == [1034, 1034, 1034, 1034])  // SQLITE_IOERR_FSYNC
+                #expect(hooksRun.load(ordering: .relaxed) == 0)
+                // Nothing more is promised durable: later writes roll back, reads of the unsynced fail.
+                let later = #expect(throws: SQLiteError.self) {
+                    try database.write { try $0.execute("INSERT INTO items VALUES (100)") }
+                }
+                #expect(later?.code == 1034)
+                #expect(later?.message.contains("restart the emulator") == true)
+                #expect(throws: SQLiteError.self) { try database.read { try $0.query("SELECT id FROM items") } }
+            }
+            // A fresh open: the row synced before the failure is there, the refused write is not.
+            let reopened = try SQLiteDatabase(location: .file(path), migrations: [schema])
+            let ids = try reopened.read { try $0.query("SELECT id FROM items ORDER BY id") }.compactMap { $0[0].integer }
+            #expect(ids.first == 0)
+            #expect(!ids.contains(100))
+            try reopened.write { try $0.execute("INSERT INTO items VALUES (200)") }
+        }
+    }
+
+    @Test func theRealSyncOpensTheWALFileSQLiteNamed() throws {
+        try withTemporaryDirectory { directory in
+            let path = "\(directory)/real.sqlite"
+            let paths = Mutex<[String]>([])
+            let database = try SQLiteDatabase(location: .file(path), migrations: [schema]) { log, file in
+                paths.withLock { $0 += [log, file] }
+                return WriteAheadLogFile(path: log, databasePath: file).sync
+            }
+            try database.write { try $0.execute("INSERT INTO items VALUES (1)") }
+            #expect(paths.withLock { $0 } == ["\(path)-wal", path])
+            let missing = WriteAheadLogFile(path: "\(directory)/missing-wal", databasePath: path)
+            #expect(throws: SQLiteError.self) { try missing.sync() }
+        }
+    }
+}
