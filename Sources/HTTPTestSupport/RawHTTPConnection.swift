@@ -27,8 +27,10 @@ public final class RawHTTPConnection {
     private let socket: Int32
     private var buffered: [UInt8] = []
 
-    /// Connects to 127.0.0.1 (or `::1`); reads give up after `timeoutSeconds` so a bug cannot hang the suite.
-    public init(port: UInt16, ipv6: Bool = false, timeoutSeconds: Int = 5) throws {
+    /// Connects to 127.0.0.1 (or `::1`); reads give up after `timeoutSeconds` so a bug cannot hang the
+    /// suite. 30 s, not less: on a loaded machine (sanitizer builds, parallel suites) making a test
+    /// RSA key on first use alone has taken over 5 s.
+    public init(port: UInt16, ipv6: Bool = false, timeoutSeconds: Int = 30) throws {
         socket = SystemSocket.openStream(family: ipv6 ? AF_INET6 : AF_INET)
         guard socket >= 0 else { throw Failure(description: "socket: \(Self.lastError())") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
