@@ -77,6 +77,8 @@ enum PageFields {
     static let byOperation: [String: OperationFields] = [
         "emulator.action": OperationFields(body: actionFields, query: actionFields),
         "emulator.action.submit": OperationFields(body: actionFields, query: actionFields, isForm: true),
+        // The SDK's helper frame: what the web SDK's gapi loader puts in its URL.
+        "emulator.auth.iframe": OperationFields(query: [.string("apiKey"), .string("appName"), .string("v"), .string("eid"), .string("usegapi"), .string("jsh")]),
         "emulator.auth.handler": OperationFields(query: [.string("error"), .string("apiKey"), .string("providerId"), .string("tenantId"), .string("tid"), .string("authType"), .string("eventId"), .string("ibi"), .string("apn"), .string("clientId"), .string("appId"), .string("appName"), .string("redirectUrl"), .string("sessionId")]),
         "emulator.auth.handler.submit": OperationFields(body: [.string("email"), .string("sub"), .string("name"), .string("picture"), .string("emailVerified"), .string("hideEmail"), .string("screenName")], query: [.string("apiKey"), .string("providerId"), .string("tenantId"), .string("tid"), .string("authType"), .string("eventId"), .string("ibi"), .string("apn"), .string("clientId"), .string("appId"), .string("appName"), .string("redirectUrl"), .string("sessionId")], isForm: true),
         "emulator.ui.clock": OperationFields(query: pageQuery),
