@@ -36,12 +36,6 @@ static inline struct MHD_Daemon *cmhd_start_daemon(
         MHD_OPTION_END);
 }
 
-// MHD_get_connection_info is variadic: the connection's socket.
-static inline int cmhd_connection_socket(struct MHD_Connection *connection) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
-    return info == NULL ? -1 : info->connect_fd;
-}
-
 // MHD_get_daemon_info is variadic too; this asks it only for the port the kernel bound.
 static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);

@@ -29,10 +29,8 @@ final class RequestDispatcher: Sendable {
 /// suspended while a deferred answer is pending. Created when the request line is in (or on the
 /// first access call), freed in the completion callback; only the connection's own thread touches it.
 private final class PendingRequest {
-    /// A refusal decided from the request line.
+    /// A refusal decided from the request line, answered once the headers are in.
     var refusal: HTTPRefusal?
-    /// Set when that refusal was written to the socket past MHD (see `handleRequestLine`).
-    var answeredDirectly = false
     /// Set on the first access call, once the headers have been checked.
     var headersChecked = false
     /// Set once the handler has the request: only those count as in flight for a graceful
@@ -69,7 +67,6 @@ private func handleAccess(
         // Headers are in, no body yet. Refuse now what breaks a limit: answering before the body
         // makes MHD skip it (and any `100 Continue`) and close the connection.
         pending.headersChecked = true
-        if pending.answeredDirectly { return .NO }  // answered from the request line: close
         if let refusal = pending.refusal ?? headerRefusal(connection, dispatcher.limits) {
             return queue(dispatcher.handler.respondToRefusal(refusal), status: refusal.status, on: connection)
         }
@@ -149,36 +146,32 @@ private func handleCompletion(
 }
 
 /// MHD calls this once the request line is in, before it reads the headers: the place to check
-/// the URL's limits. What it returns becomes the request's context.
+/// the URL's limits. What it returns becomes the request's context; a refusal is answered by the
+/// first access call.
 ///
-/// A refusal here is written to the socket at once rather than queued: MHD goes on to record
-/// every query parameter in the connection's memory pool, and when they overflow it (a few
-/// thousand `&`) it drops the connection without a word, or (with epoll) never answers at all.
-/// Answering now, then half-closing, gives the client its 414 whatever MHD does next; the
-/// access handler then only closes the connection.
+/// MHD records every query parameter in the connection's memory pool right after this call, and
+/// a few thousand of them overflow it, after which it drops the connection unanswered and can
+/// crash when the daemon stops. So a refused query is cut off here: MHD has already found the
+/// `?` (it ends the path there itself), and a NUL right after it leaves it no parameters to
+/// parse. The buffer is MHD's own writable read buffer, handed over as `const` only by type.
 private func handleRequestLine(
     context: UnsafeMutableRawPointer?, uri: UnsafePointer<CChar>?, connection: OpaquePointer?
 ) -> UnsafeMutableRawPointer? {
     let pending = PendingRequest()
-    if let context, let uri, let connection {
-        let dispatcher = Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue()
-        if let refusal = urlRefusal(uri, dispatcher.limits) {
-            pending.refusal = refusal
-            let socket = cmhd_connection_socket(connection)
-            if socket >= 0 {
-                let bytes = closingResponseBytes(dispatcher.handler.respondToRefusal(refusal), status: refusal.status)
-                _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-                _ = shutdown(socket, Int32(SHUT_WR))
-                pending.answeredDirectly = true
-            }
+    if let context, let uri {
+        let limits = Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue().limits
+        let length = Int(strlen(uri))
+        pending.refusal = urlRefusal(uri, length: length, limits)
+        if pending.refusal != nil, let question = UnsafeBufferPointer(start: uri, count: length).firstIndex(of: 0x3F) {
+            UnsafeMutablePointer(mutating: uri)[question + 1] = 0  // within the string: its NUL is at `length`
         }
     }
     return Unmanaged.passRetained(pending).toOpaque()
 }
 
 /// The request target against its limits: its length, then its `&`-separated parameters.
-private func urlRefusal(_ uri: UnsafePointer<CChar>, _ limits: HTTPLimits) -> HTTPRefusal? {
-    let target = UnsafeBufferPointer(start: UnsafeRawPointer(uri).assumingMemoryBound(to: UInt8.self), count: Int(strlen(uri)))
+private func urlRefusal(_ uri: UnsafePointer<CChar>, length: Int, _ limits: HTTPLimits) -> HTTPRefusal? {
+    let target = UnsafeBufferPointer(start: UnsafeRawPointer(uri).assumingMemoryBound(to: UInt8.self), count: length)
     if target.count > limits.maximumURLBytes { return HTTPRefusal(.urlTooLong(limit: limits.maximumURLBytes)) }
     guard let question = target.firstIndex(of: UInt8(ascii: "?")) else { return nil }
     let ampersand = UInt8(ascii: "&")
@@ -187,28 +180,6 @@ private func urlRefusal(_ uri: UnsafePointer<CChar>, _ limits: HTTPLimits) -> HT
         return HTTPRefusal(.tooManyQueryParameters(limit: limits.maximumQueryParameters))
     }
     return nil
-}
-
-/// A whole HTTP/1.1 response that closes the connection, for the answers written past MHD.
-private func closingResponseBytes(_ response: HTTPResponse, status: Int) -> [UInt8] {
-    var head = "HTTP/1.1 \(status) \(reasonPhrase(status))\r\nConnection: close\r\nContent-Length: \(response.body.count)\r\n"
-    for (name, value) in response.headers
-    where name.lowercased() != "content-length" && name.lowercased() != "connection"
-        && !name.contains(where: \.isNewline) && !value.contains(where: \.isNewline)
-    {
-        head += "\(name): \(value)\r\n"
-    }
-    return Array((head + "\r\n").utf8) + response.body
-}
-
-private func reasonPhrase(_ status: Int) -> String {
-    switch status {
-    case 400: "Bad Request"
-    case 413: "Content Too Large"
-    case 414: "URI Too Long"
-    case 431: "Request Header Fields Too Large"
-    default: "Error"
-    }
 }
 
 // MARK: - Reading the request
