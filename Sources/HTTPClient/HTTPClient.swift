@@ -120,14 +120,20 @@ public enum HTTPClient {
 }
 
 /// Parses a complete HTTP/1.1 response: status line, headers, and a body framed by
-/// Content-Length, chunked encoding, or the end of the stream.
+/// Content-Length, chunked encoding, or the end of the stream. The bytes come from a peer we do not
+/// control, so every size and offset in them is checked before use: bad framing throws, never traps.
 enum ResponseParser {
+    private static let headerEnd: [UInt8] = [13, 10, 13, 10]
+
     static func parse(_ bytes: [UInt8]) throws -> HTTPClient.Response {
-        guard let end = (0..<max(0, bytes.count - 3)).first(where: { bytes[$0..<$0 + 4].elementsEqual([13, 10, 13, 10]) })
-        else { throw HTTPClient.Failure("the answer has no complete header") }
+        guard let end = firstIndex(of: headerEnd, in: bytes, from: 0) else {
+            throw HTTPClient.Failure("the answer has no complete header")
+        }
         let lines = String(decoding: bytes[..<end], as: UTF8.self).split(separator: "\r\n").map(String.init)
-        let statusLine = lines.first?.split(separator: " ") ?? []
-        guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."), let status = Int(statusLine[1]) else {
+        let statusLine = lines.first?.split(separator: " ", omittingEmptySubsequences: false) ?? []
+        guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."), statusLine[1].utf8.count == 3,
+            let status = Int(statusLine[1]), (100...999).contains(status)
+        else {
             throw HTTPClient.Failure("bad status line")
         }
         let headers = lines.dropFirst().map { line -> (name: String, value: String) in
@@ -135,32 +141,74 @@ enum ResponseParser {
             return (String(line[..<colon]), String(line[colon...].dropFirst().drop { $0 == " " }))
         }
         let response = HTTPClient.Response(status: status, headers: headers, body: [])
-        let rest = Array(bytes[(end + 4)...])
+        let rest = bytes[(end + headerEnd.count)...]
         if response.header("Transfer-Encoding")?.lowercased().contains("chunked") == true {
-            return HTTPClient.Response(status: status, headers: headers, body: try dechunk(rest))
+            return HTTPClient.Response(status: status, headers: headers, body: try dechunk(Array(rest)))
         }
-        if let length = response.header("Content-Length").flatMap({ Int($0) }) {
+        if let declared = response.header("Content-Length") {
+            let length = try contentLength(declared)
             guard rest.count >= length else { throw HTTPClient.Failure("the answer ended before its body") }
-            return HTTPClient.Response(status: status, headers: headers, body: Array(rest[..<length]))
+            return HTTPClient.Response(status: status, headers: headers, body: Array(rest.prefix(length)))
         }
-        return HTTPClient.Response(status: status, headers: headers, body: rest)
+        return HTTPClient.Response(status: status, headers: headers, body: Array(rest))
+    }
+
+    /// Digits only: `Int("+5")` and `Int("-1")` parse, but neither is a length.
+    static func contentLength(_ text: String) throws -> Int {
+        let trimmed = text.trimmingSpaces
+        guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let length = Int(trimmed)
+        else { throw HTTPClient.Failure("bad Content-Length \(text)") }
+        return length
     }
 
     static func dechunk(_ bytes: [UInt8]) throws -> [UInt8] {
         var body: [UInt8] = []
         var index = 0
         while true {
-            guard let lineEnd = (index..<max(index, bytes.count - 1)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 })
-            else { throw HTTPClient.Failure("bad chunk header") }
-            let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";")[0]
-            guard let size = Int(sizeText.filter { $0 != " " }, radix: 16) else {
-                throw HTTPClient.Failure("bad chunk size")
+            guard let lineEnd = firstIndex(of: [13, 10], in: bytes, from: index) else {
+                throw HTTPClient.Failure("bad chunk header")
             }
+            let size = try chunkSize(bytes[index..<lineEnd])
             index = lineEnd + 2
             if size == 0 { return body }
-            guard index + size <= bytes.count else { throw HTTPClient.Failure("the answer ended inside a chunk") }
+            // `size` is at most 15 hex digits (see chunkSize), so `index + size` cannot overflow.
+            guard bytes.count - index >= size else { throw HTTPClient.Failure("the answer ended inside a chunk") }
             body += bytes[index..<index + size]
-            index += size + 2
+            index += size
+            guard bytes.count - index >= 2, bytes[index] == 13, bytes[index + 1] == 10 else {
+                throw HTTPClient.Failure("a chunk does not end with CRLF")
+            }
+            index += 2
         }
+    }
+
+    /// The hex size before any `;extension`. At most 15 digits, so it fits an Int with room to add
+    /// an offset: anything longer is no answer we could hold (the whole answer is capped at 64 MiB).
+    static func chunkSize(_ line: ArraySlice<UInt8>) throws -> Int {
+        let sizeField = line.prefix { $0 != UInt8(ascii: ";") }
+        let digits = String(decoding: sizeField, as: UTF8.self).trimmingSpaces
+        guard !digits.isEmpty, digits.utf8.count <= 15, digits.utf8.allSatisfy(\.isHexDigit),
+            let size = Int(digits, radix: 16)
+        else { throw HTTPClient.Failure("bad chunk size") }
+        return size
+    }
+
+    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard bytes.count >= needle.count, start <= bytes.count - needle.count else { return nil }
+        return (start...(bytes.count - needle.count)).first { bytes[$0..<$0 + needle.count].elementsEqual(needle) }
+    }
+}
+
+extension UInt8 {
+    fileprivate var isHexDigit: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -87,10 +87,19 @@ public protocol HTTPHandler: Sendable {
     func respondToOversizedBody(limit: Int) -> HTTPResponse
     /// The answer for a deferred request still waiting when the server shuts down.
     func respondToShutdown() -> HTTPResponse
+    /// The answer for a request refused before it reached the handler (a limit of
+    /// `Configuration.limits`, malformed framing); the server sends it with `refusal.status`.
+    func respondToRefusal(_ refusal: HTTPRefusal) -> HTTPResponse
 }
 
 extension HTTPHandler {
     public func reply(to request: HTTPRequest) -> HTTPReply { .now(respond(to: request)) }
 
     public func respondToShutdown() -> HTTPResponse { HTTPResponse(status: 503) }
+
+    public func respondToRefusal(_ refusal: HTTPRefusal) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", "text/plain; charset=utf-8")
+        return HTTPResponse(status: refusal.status, headers: headers, body: Array("\(refusal)\n".utf8))
+    }
 }

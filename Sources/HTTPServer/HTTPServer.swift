@@ -37,16 +37,19 @@ public final class HTTPServer: @unchecked Sendable {
         public var maximumBodyBytes: Int
         /// Idle keep-alive connections are closed after this many seconds.
         public var connectionTimeoutSeconds: Int
+        /// URL, query, header and connection limits (the body's is `maximumBodyBytes`).
+        public var limits: HTTPLimits
 
         public init(
             host: String = "127.0.0.1", port: UInt16 = 9099, threadCount: Int = HTTPServer.defaultThreadCount,
-            maximumBodyBytes: Int = 1 << 20, connectionTimeoutSeconds: Int = 60
+            maximumBodyBytes: Int = 1 << 20, connectionTimeoutSeconds: Int = 60, limits: HTTPLimits = HTTPLimits()
         ) {
             self.host = host
             self.port = port
             self.threadCount = threadCount
             self.maximumBodyBytes = maximumBodyBytes
             self.connectionTimeoutSeconds = connectionTimeoutSeconds
+            self.limits = limits
         }
     }
 
@@ -74,7 +77,8 @@ public final class HTTPServer: @unchecked Sendable {
         try lifecycle.withLock { (lifecycle) throws(HTTPServerError) in
             guard case .notStarted = lifecycle else { throw HTTPServerError("the server was already started") }
             let address = try ListenAddress(host: configuration.host, port: configuration.port)
-            let dispatcher = RequestDispatcher(handler: handler, maximumBodyBytes: configuration.maximumBodyBytes)
+            let dispatcher = RequestDispatcher(
+                handler: handler, maximumBodyBytes: configuration.maximumBodyBytes, limits: configuration.limits)
             lifecycle = .running(
                 try MicroHTTPDaemon(
                     address: address, threadCount: configuration.threadCount,

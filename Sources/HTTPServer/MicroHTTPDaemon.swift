@@ -21,8 +21,9 @@ final class MicroHTTPDaemon {
         let started = try address.withSocketAddress { socketAddress in
             cmhd_start_daemon(
                 address.isIPv6 ? 1 : 0, socketAddress, UInt32(clamping: max(threadCount, 1)),
-                UInt32(clamping: max(connectionTimeoutSeconds, 0)), RequestDispatcher.accessHandler,
-                RequestDispatcher.requestCompleted, context.toOpaque())
+                UInt32(clamping: max(connectionTimeoutSeconds, 0)), dispatcher.limits.connectionMemoryBytes,
+                UInt32(clamping: max(dispatcher.limits.maximumConnections, 1)), RequestDispatcher.accessHandler,
+                RequestDispatcher.requestCompleted, RequestDispatcher.requestLineReceived, context.toOpaque())
         }
         guard let started else {
             // MHD reports nothing but NULL; a failed bind/listen leaves its errno behind.

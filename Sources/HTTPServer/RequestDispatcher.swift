@@ -1,29 +1,41 @@
 internal import CMicroHTTPD
+import Glibc
 
 /// What MHD's threads need to turn a connection's request into a handler call: the handler, the
-/// body limit and the in-flight count. It is the daemon's callback context (retained by the daemon
+/// limits and the in-flight count. It is the daemon's callback context (retained by the daemon
 /// owner until `MHD_stop_daemon` returns), so the callbacks never touch `HTTPServer` itself and
 /// its deinit cannot race a request.
 final class RequestDispatcher: Sendable {
     let handler: any HTTPHandler
     let maximumBodyBytes: Int
+    let limits: HTTPLimits
     let inFlight = InFlightRequests()
     let suspended = SuspendedRequests()
 
-    init(handler: any HTTPHandler, maximumBodyBytes: Int) {
+    init(handler: any HTTPHandler, maximumBodyBytes: Int, limits: HTTPLimits = HTTPLimits()) {
         self.handler = handler
         self.maximumBodyBytes = maximumBodyBytes
+        self.limits = limits
     }
 
     /// The C callback signatures, bound to the functions below.
     static let accessHandler: MHD_AccessHandlerCallback = handleAccess
     static let requestCompleted: MHD_RequestCompletedCallback = handleCompletion
+    static let requestLineReceived: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?)
+        -> UnsafeMutableRawPointer? = handleRequestLine
 }
 
-/// One request's state between MHD's calls: receiving the body, then suspended while a deferred
-/// answer is pending. Created on the first call for a request, freed in the completion callback;
-/// only the connection's own thread touches it.
+/// One request's state between MHD's calls: checked against the limits, receiving the body, then
+/// suspended while a deferred answer is pending. Created when the request line is in (or on the
+/// first access call), freed in the completion callback; only the connection's own thread touches it.
 private final class PendingRequest {
+    /// A refusal decided from the request line, answered once the headers are in.
+    var refusal: HTTPRefusal?
+    /// Set on the first access call, once the headers have been checked.
+    var headersChecked = false
+    /// Set once the handler has the request: only those count as in flight for a graceful
+    /// shutdown, so a client that never finishes its body cannot hold the shutdown up.
+    var isCounted = false
     var body: [UInt8] = []
     /// Set once the body is known to exceed the limit; from then on uploads are dropped.
     var isOversized = false
@@ -44,24 +56,34 @@ private func handleAccess(
     let dispatcher = Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue()
     let limit = dispatcher.maximumBodyBytes
 
-    guard let existing = requestContext.pointee else {
-        // Headers are in, no body yet. Refuse a declared oversize body now: answering before
-        // the body makes MHD skip it (and any `100 Continue`) and close the connection.
-        let pending = PendingRequest()
+    let pending: PendingRequest
+    if let existing = requestContext.pointee {
+        pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
+    } else {
+        pending = PendingRequest()
         requestContext.pointee = Unmanaged.passRetained(pending).toOpaque()
-        dispatcher.inFlight.begin()
+    }
+    if !pending.headersChecked {
+        // Headers are in, no body yet. Refuse now what breaks a limit: answering before the body
+        // makes MHD skip it (and any `100 Continue`) and close the connection.
+        pending.headersChecked = true
+        if let refusal = pending.refusal ?? headerRefusal(connection, dispatcher.limits) {
+            return queue(dispatcher.handler.respondToRefusal(refusal), status: refusal.status, on: connection)
+        }
         switch declaredContentLength(connection) {
-        case .some(let length) where length > limit:
+        case .malformed:
+            let refusal = HTTPRefusal(.malformedContentLength)
+            return queue(dispatcher.handler.respondToRefusal(refusal), status: refusal.status, on: connection)
+        case .length(let length) where length > limit:
             pending.isOversized = true
             return queue(dispatcher.handler.respondToOversizedBody(limit: limit), status: 413, on: connection)
-        case .some(let length):
+        case .length(let length):
             pending.body.reserveCapacity(length)
-        case .none:
+        case .absent:
             break
         }
         return .YES
     }
-    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
     if let deferred = pending.deferred {
         // Resumed: the answer is in. (Without one, MHD woke us early; stay quiet and it calls again.)
         guard let response = deferred.takeResponse() else { return .YES }
@@ -95,6 +117,8 @@ private func handleAccess(
         body: pending.body
     )
     pending.body = []
+    pending.isCounted = true
+    dispatcher.inFlight.begin()
     switch dispatcher.handler.reply(to: request) {
     case .now(let response):
         return queue(response, status: nil, on: connection)
@@ -115,21 +139,72 @@ private func handleCompletion(
     context: UnsafeMutableRawPointer?, connection: OpaquePointer?,
     requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, reason: MHD_RequestTerminationCode
 ) {
-    guard let context, let requestContext, let pending = requestContext.pointee else { return }
-    Unmanaged<PendingRequest>.fromOpaque(pending).release()
+    guard let context, let requestContext, let pointer = requestContext.pointee else { return }
+    let pending = Unmanaged<PendingRequest>.fromOpaque(pointer).takeRetainedValue()
     requestContext.pointee = nil
-    Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue().inFlight.end()
+    if pending.isCounted { Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue().inFlight.end() }
+}
+
+/// MHD calls this once the request line is in, before it reads the headers: the place to check
+/// the URL's limits. What it returns becomes the request's context; a refusal is answered by the
+/// first access call.
+///
+/// MHD records every query parameter in the connection's memory pool right after this call, and
+/// a few thousand of them overflow it, after which it drops the connection unanswered and can
+/// crash when the daemon stops. So a refused query is cut off here: MHD has already found the
+/// `?` (it ends the path there itself), and a NUL right after it leaves it no parameters to
+/// parse. The buffer is MHD's own writable read buffer, handed over as `const` only by type.
+private func handleRequestLine(
+    context: UnsafeMutableRawPointer?, uri: UnsafePointer<CChar>?, connection: OpaquePointer?
+) -> UnsafeMutableRawPointer? {
+    let pending = PendingRequest()
+    if let context, let uri {
+        let limits = Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue().limits
+        let length = Int(strlen(uri))
+        pending.refusal = urlRefusal(uri, length: length, limits)
+        if pending.refusal != nil, let question = UnsafeBufferPointer(start: uri, count: length).firstIndex(of: 0x3F) {
+            UnsafeMutablePointer(mutating: uri)[question + 1] = 0  // within the string: its NUL is at `length`
+        }
+    }
+    return Unmanaged.passRetained(pending).toOpaque()
+}
+
+/// The request target against its limits: its length, then its `&`-separated parameters.
+private func urlRefusal(_ uri: UnsafePointer<CChar>, length: Int, _ limits: HTTPLimits) -> HTTPRefusal? {
+    let target = UnsafeBufferPointer(start: UnsafeRawPointer(uri).assumingMemoryBound(to: UInt8.self), count: length)
+    if target.count > limits.maximumURLBytes { return HTTPRefusal(.urlTooLong(limit: limits.maximumURLBytes)) }
+    guard let question = target.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+    let ampersand = UInt8(ascii: "&")
+    let parameters = 1 + target[(question + 1)...].reduce(0) { count, byte in byte == ampersand ? count + 1 : count }
+    if parameters > limits.maximumQueryParameters {
+        return HTTPRefusal(.tooManyQueryParameters(limit: limits.maximumQueryParameters))
+    }
+    return nil
 }
 
 // MARK: - Reading the request
 
-private func declaredContentLength(_ connection: OpaquePointer) -> Int? {
-    guard let raw = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") else { return nil }
-    let text = String(cString: raw)  // MHD has trimmed the value already
-    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-        return nil  // malformed: MHD answers 400 itself
-    }
-    return Int(text) ?? Int.max  // all digits but too big for Int is certainly too big
+private enum DeclaredLength {
+    case absent, malformed
+    case length(Int)
+}
+
+private func declaredContentLength(_ connection: OpaquePointer) -> DeclaredLength {
+    let values = values(of: .HEADER_KIND, on: connection).filter { $0.name.lowercased() == "content-length" }
+    guard let text = values.first?.value else { return .absent }  // MHD has trimmed the value already
+    guard values.count == 1, !text.isEmpty,
+        text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+    else { return .malformed }
+    return .length(Int(text) ?? Int.max)  // all digits but too big for Int is certainly too big
+}
+
+/// The header fields against their limits (count, then bytes of names and values).
+private func headerRefusal(_ connection: OpaquePointer, _ limits: HTTPLimits) -> HTTPRefusal? {
+    let fields = values(of: .HEADER_KIND, on: connection)
+    if fields.count > limits.maximumHeaderCount { return HTTPRefusal(.tooManyHeaders(limit: limits.maximumHeaderCount)) }
+    let bytes = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+    if bytes > limits.maximumHeaderBytes { return HTTPRefusal(.headersTooLarge(limit: limits.maximumHeaderBytes)) }
+    return nil
 }
 
 /// Pairs of one kind in arrival order, as MHD decoded them (`%XX`, and `+` as a space in query

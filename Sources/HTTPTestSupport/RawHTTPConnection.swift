@@ -127,6 +127,23 @@ public final class RawHTTPConnection {
         return Response(status: status, headers: headers, body: try read(count: length))
     }
 
+    /// Half-closes: the server reads end-of-stream, and the connection can still read its answer.
+    public func shutdownWrite() { _ = Glibc.shutdown(socket, Int32(SHUT_WR)) }
+
+    /// Everything the server sends until it closes the connection (or the read timeout passes,
+    /// which throws), so a test can see every byte: a second status line, a trailing page.
+    public func readToEnd() throws -> [UInt8] {
+        while true {
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            let received = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if received == 0 || (received < 0 && errno == ECONNRESET) { break }
+            guard received > 0 else { throw Failure(description: "recv: \(Self.lastError())") }
+            buffered += chunk[..<received]
+        }
+        defer { buffered = [] }
+        return buffered
+    }
+
     /// True when the server has closed its side (reading yields end-of-stream or a reset).
     public func isClosedByServer() -> Bool {
         var byte: UInt8 = 0

@@ -23,4 +23,17 @@ import Testing
             milliseconds += 7_777_777_777
         }
     }
+
+    /// Imported `enrolledAt` values come from outside: a fraction of any length reads as its
+    /// milliseconds, and malformed ones are refused, never a trap.
+    @Test func parsesFractionsOfAnyLengthAndRefusesGarbage() {
+        #expect(Instant(rfc3339: "2000-02-29T00:00:00.123Z")?.millisecondsSinceEpoch == 951_782_400_123)
+        #expect(Instant(rfc3339: "2000-02-29T00:00:00.1Z")?.millisecondsSinceEpoch == 951_782_400_100)
+        #expect(Instant(rfc3339: "2000-02-29T00:00:00Z")?.millisecondsSinceEpoch == 951_782_400_000)
+        let long = "2000-02-29T00:00:00." + String(repeating: "9", count: 40) + "Z"
+        #expect(Instant(rfc3339: long)?.millisecondsSinceEpoch == 951_782_400_999)
+        for bad in ["2000-02-29T00:00:00.12x4Z", "2000-02-29T00:00:00.-1Z", "9999999999999999999999Z", "", "Z"] {
+            #expect(Instant(rfc3339: bad) == nil, "\(bad)")
+        }
+    }
 }

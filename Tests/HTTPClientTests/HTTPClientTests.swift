@@ -45,6 +45,40 @@ private struct EchoHandler: HTTPHandler {
         }
     }
 
+    /// Malformed framing from a peer is a `Failure`, never a trap: these used to kill the emulator.
+    @Test(arguments: [
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n;ext\r\nab\r\n0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\nhello\r\n0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7fffffffffffffffff\r\nhello\r\n0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\nhello\r\n0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n+5\r\nhello\r\n0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhelloXX0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5",
+        "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n{}",
+        "HTTP/1.1 200 OK\r\nContent-Length: +2\r\n\r\n{}",
+        "HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n{}",
+        "HTTP/1.1 200 OK\r\nContent-Length: 9223372036854775807\r\n\r\n{}",
+        "HTTP/1.1 200 OK\r\nContent-Length: abc\r\n\r\n{}",
+        "HTTP/1.1 200 OK\r\nContent-Length: \r\n\r\n{}",
+        "HTTP/1.1 -200 OK\r\n\r\n", "HTTP/1.1 99999999999999999999 OK\r\n\r\n", "HTTP/1.1\r\n\r\n",
+        "\r\n\r\n", "", "\r\n\r", "HTTP/1.1 200 OK\r\n",
+    ])
+    func malformedAnswersFailInsteadOfTrapping(_ raw: String) {
+        #expect(throws: HTTPClient.Failure.self) { try ResponseParser.parse(Array(raw.utf8)) }
+    }
+
+    @Test func wellFormedFramingStillParses() throws {
+        let lengthFramed = try ResponseParser.parse(Array("HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\n{}extra".utf8))
+        #expect(lengthFramed.status == 201)
+        #expect(lengthFramed.body == Array("{}".utf8))
+        let spacedSize = try ResponseParser.parse(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n 2 \r\n{}\r\n0\r\n\r\n".utf8))
+        #expect(spacedSize.body == Array("{}".utf8))
+        let toClose = try ResponseParser.parse(Array("HTTP/1.0 200 OK\r\n\r\nbody".utf8))
+        #expect(toClose.body == Array("body".utf8))
+    }
+
     @Test func targetsParseHostPortAndPath() throws {
         let target = try HTTPClient.Target("http://[::1]:9099/emulator/v1/idp/apple.com/tokens")
         #expect(target.host == "::1")

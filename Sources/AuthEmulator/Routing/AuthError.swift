@@ -1,3 +1,4 @@
+import HTTPServer
 import JSON
 
 /// A failure an operation reports to the client, rendered in Google's error shape:
@@ -43,6 +44,12 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         AuthError(
             httpStatus: 413, message: "Request payload is larger than the \(limit)-byte limit.", reason: "payloadTooLarge",
             status: "INVALID_ARGUMENT")
+    }
+
+    /// A request the HTTP server refused before routing it (400, 414 or 431).
+    public static func refused(_ refusal: HTTPRefusal) -> AuthError {
+        let reason = refusal.status == 400 ? "badRequest" : refusal.status == 414 ? "uriTooLong" : "requestHeaderFieldsTooLarge"
+        return AuthError(httpStatus: refusal.status, message: "INVALID_ARGUMENT : \(refusal)", reason: reason, status: "INVALID_ARGUMENT")
     }
 
     public static func `internal`(_ message: String) -> AuthError {

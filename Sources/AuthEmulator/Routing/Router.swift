@@ -50,6 +50,12 @@ public struct Router: HTTPHandler {
         return ResponseRenderer.render(error, as: .google)
     }
 
+    /// The HTTP layer's own refusals (limits, malformed framing), in the same Google error shape.
+    public func respondToRefusal(_ refusal: HTTPRefusal) -> HTTPResponse {
+        if case .bodyTooLarge(let limit) = refusal.reason { return respondToOversizedBody(limit: limit) }
+        return ResponseRenderer.render(AuthError.refused(refusal), as: .google)
+    }
+
     public func respondToShutdown() -> HTTPResponse {
         ResponseRenderer.render(
             AuthError(httpStatus: 503, message: "UNAVAILABLE : The emulator is shutting down.", reason: "backendError", status: "UNAVAILABLE"),

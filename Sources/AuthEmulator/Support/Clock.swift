@@ -37,9 +37,13 @@ public struct Instant: Sendable, Hashable, Comparable {
         else { return nil }
         var milliseconds: Int64 = 0
         if bytes[19] == UInt8(ascii: ".") {
-            guard let fraction = number(20..<(bytes.count - 1)) else { return nil }
+            // Only milliseconds count; the digits past them are checked but not added up, so a
+            // long fraction cannot overflow.
             let digits = bytes.count - 21
-            milliseconds = digits >= 3 ? fraction / Int64(pow10(digits - 3)) : fraction * Int64(pow10(3 - digits))
+            guard bytes[20..<(bytes.count - 1)].allSatisfy({ $0 >= 48 && $0 <= 57 }),
+                let fraction = number(20..<(20 + min(digits, 3)))
+            else { return nil }
+            milliseconds = fraction * Int64(pow10(3 - min(digits, 3)))
         }
         // Days from the civil date (Howard Hinnant's algorithm), the inverse of `rfc3339`.
         let shiftedYear = month <= 2 ? year - 1 : year
