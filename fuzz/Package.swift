@@ -19,6 +19,8 @@ let package = Package(
         .executableTarget(name: "fuzz-http-response", dependencies: harness),
         .executableTarget(name: "fuzz-blocking-answer", dependencies: harness),
         .executableTarget(name: "fuzz-router", dependencies: harness),
+        // The SMTP session, the MIME reader and the outbox behind them.
+        .executableTarget(name: "fuzz-smtp", dependencies: harness),
     ]
 )
 
