@@ -1,5 +1,9 @@
 internal import CMicroHTTPD
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What MHD's threads need to turn a connection's request into a handler call: the handler, the
 /// limits and the in-flight count. It is the daemon's callback context (retained by the daemon

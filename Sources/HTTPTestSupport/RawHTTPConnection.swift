@@ -128,7 +128,7 @@ public final class RawHTTPConnection {
     }
 
     /// Half-closes: the server reads end-of-stream, and the connection can still read its answer.
-    public func shutdownWrite() { _ = Glibc.shutdown(socket, Int32(SHUT_WR)) }
+    public func shutdownWrite() { SystemSocket.closeWriting(socket) }
 
     /// Everything the server sends until it closes the connection (or the read timeout passes,
     /// which throws), so a test can see every byte: a second status line, a trailing page.

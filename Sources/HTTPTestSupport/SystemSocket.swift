@@ -42,4 +42,13 @@ public enum SystemSocket {
         send(descriptor, bytes.baseAddress, bytes.count, 0)
         #endif
     }
+
+    /// Half-closes `descriptor`: no more writes, reads go on (`SHUT_WR` is an Int32 on Darwin, an enum on Glibc).
+    public static func closeWriting(_ descriptor: Int32) {
+        #if canImport(Glibc)
+        _ = shutdown(descriptor, Int32(SHUT_WR))
+        #else
+        _ = shutdown(descriptor, SHUT_WR)
+        #endif
+    }
 }

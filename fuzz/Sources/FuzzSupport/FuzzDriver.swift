@@ -1,5 +1,9 @@
 import CFuzzerDriver
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs libFuzzer with `body` as the one-input callback, passing the command line through (corpus
 /// directories, `-max_total_time=…`, `-runs=…`). A crash, a trap or a sanitizer report ends the
