@@ -186,6 +186,7 @@ def test_a_message_over_the_size_limit_is_refused_and_not_stored(mail):
         assert refused.value.smtp_code == 552
     # A client that does not declare the size is refused after DATA, and the session goes on.
     connection, reader = mail.raw()
+    connection.settimeout(120)  # 20 MB through a sanitizer build takes a while
     with connection:
         connection.sendall(b"EHLO raw\r\nMAIL FROM:<a@example.com>\r\nRCPT TO:<big@example.com>\r\nDATA\r\n")
         assert replies(reader, 4) == [250, 250, 250, 354]
