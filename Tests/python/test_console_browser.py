@@ -21,10 +21,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from conftest import PROJECT_ID, REPO_ROOT, start_emulator, stop_emulator
+from headless_chromium import CHROMEDRIVER, CHROMIUM, headless_chromium
 
 SCREENSHOTS = REPO_ROOT / ".build" / "console-screenshots"
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 
 
 @pytest.fixture(scope="module")
@@ -39,25 +38,8 @@ def console():
 
 @pytest.fixture
 def browser():
-    for path in (CHROMIUM, CHROMEDRIVER):
-        if not Path(path).is_file():
-            pytest.fail(f"{path} is missing: install Debian's chromium and chromium-driver "
-                        f"(scripts/test does)", pytrace=False)
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1280,900", "--hide-scrollbars", "--no-first-run"):
-        options.add_argument(argument)
-    try:
-        driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    except WebDriverException as error:
-        pytest.fail(f"headless Chromium did not start ({CHROMIUM} via {CHROMEDRIVER}): {error.msg}",
-                    pytrace=False)
-    driver.set_page_load_timeout(15)
-    try:
+    with headless_chromium("1280,900") as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def shoot(driver, name):

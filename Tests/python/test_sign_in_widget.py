@@ -44,8 +44,7 @@ from conftest import REPO_ROOT
 from emulator_client import API_KEY, IDENTITY_TOOLKIT, decode_jwt
 
 SCREENSHOTS = REPO_ROOT / ".build" / "widget-screenshots"
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+from headless_chromium import CHROMEDRIVER, CHROMIUM, headless_chromium
 APP_NAME = "[DEFAULT]"
 WAIT_SECONDS = 10
 
@@ -248,28 +247,11 @@ def servers(emulator):
 
 @pytest.fixture(scope="module")
 def chromium(servers):
-    for path in (CHROMIUM, CHROMEDRIVER):
-        if not Path(path).is_file():
-            pytest.fail(f"{path} is missing: install Debian's chromium and chromium-driver "
-                        f"(scripts/test does)", pytrace=False)
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    options.accept_insecure_certs = True  # the gapi stub's self-signed certificate
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1000,900", "--hide-scrollbars", "--no-first-run", "--disable-popup-blocking",
-                     "--ignore-certificate-errors",
-                     f"--host-resolver-rules=MAP apis.google.com 127.0.0.1:{servers['gapi_port']}"):
-        options.add_argument(argument)
-    try:
-        driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    except WebDriverException as error:
-        pytest.fail(f"headless Chromium did not start ({CHROMIUM} via {CHROMEDRIVER}): {error.msg}",
-                    pytrace=False)
-    driver.set_page_load_timeout(15)
-    try:
+    with headless_chromium(
+            "1000,900", "--disable-popup-blocking", "--ignore-certificate-errors",
+            f"--host-resolver-rules=MAP apis.google.com 127.0.0.1:{servers['gapi_port']}",
+            accept_insecure_certs=True) as driver:  # the gapi stub's self-signed certificate
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture(scope="module", autouse=True)
