@@ -22,6 +22,13 @@ final class RequestDispatcher: Sendable {
         self.limits = limits
     }
 
+    /// The answer to a refusal, sent with `refusal.status`: a body over the limit has the
+    /// handler's own answer for that.
+    func answer(to refusal: HTTPRefusal) -> HTTPResponse {
+        if case .bodyTooLarge(let limit) = refusal.reason { return handler.respondToOversizedBody(limit: limit) }
+        return handler.respondToRefusal(refusal)
+    }
+
     /// The C callback signatures, bound to the functions below.
     static let accessHandler: MHD_AccessHandlerCallback = handleAccess
     static let requestCompleted: MHD_RequestCompletedCallback = handleCompletion
@@ -71,19 +78,19 @@ private func handleAccess(
         // Headers are in, no body yet. Refuse now what breaks a limit: answering before the body
         // makes MHD skip it (and any `100 Continue`) and close the connection.
         pending.headersChecked = true
-        if let refusal = pending.refusal ?? headerRefusal(connection, dispatcher.limits) {
-            return queue(dispatcher.handler.respondToRefusal(refusal), status: refusal.status, on: connection)
+        let fields = values(of: .HEADER_KIND, on: connection)
+        if let refusal = pending.refusal ?? headerRefusal(fields, dispatcher.limits) {
+            return queue(dispatcher.answer(to: refusal), status: refusal.status, on: connection)
         }
-        switch declaredContentLength(connection) {
-        case .malformed:
-            let refusal = HTTPRefusal(.malformedContentLength)
-            return queue(dispatcher.handler.respondToRefusal(refusal), status: refusal.status, on: connection)
+        switch declaredBody(fields) {
+        case .refused(let refusal):
+            return queue(dispatcher.answer(to: refusal), status: refusal.status, on: connection)
         case .length(let length) where length > limit:
             pending.isOversized = true
             return queue(dispatcher.handler.respondToOversizedBody(limit: limit), status: 413, on: connection)
         case .length(let length):
             pending.body.reserveCapacity(length)
-        case .absent:
+        case .none, .chunked:
             break
         }
         return .YES
@@ -165,7 +172,8 @@ private func handleRequestLine(
     if let context, let uri {
         let limits = Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue().limits
         let length = Int(strlen(uri))
-        pending.refusal = urlRefusal(uri, length: length, limits)
+        pending.refusal = limits.refusal(
+            forTarget: UnsafeBufferPointer(start: UnsafeRawPointer(uri).assumingMemoryBound(to: UInt8.self), count: length))
         if pending.refusal != nil, let question = UnsafeBufferPointer(start: uri, count: length).firstIndex(of: 0x3F) {
             UnsafeMutablePointer(mutating: uri)[question + 1] = 0  // within the string: its NUL is at `length`
         }
@@ -173,42 +181,26 @@ private func handleRequestLine(
     return Unmanaged.passRetained(pending).toOpaque()
 }
 
-/// The request target against its limits: its length, then its `&`-separated parameters.
-private func urlRefusal(_ uri: UnsafePointer<CChar>, length: Int, _ limits: HTTPLimits) -> HTTPRefusal? {
-    let target = UnsafeBufferPointer(start: UnsafeRawPointer(uri).assumingMemoryBound(to: UInt8.self), count: length)
-    if target.count > limits.maximumURLBytes { return HTTPRefusal(.urlTooLong(limit: limits.maximumURLBytes)) }
-    guard let question = target.firstIndex(of: UInt8(ascii: "?")) else { return nil }
-    let ampersand = UInt8(ascii: "&")
-    let parameters = 1 + target[(question + 1)...].reduce(0) { count, byte in byte == ampersand ? count + 1 : count }
-    if parameters > limits.maximumQueryParameters {
-        return HTTPRefusal(.tooManyQueryParameters(limit: limits.maximumQueryParameters))
-    }
-    return nil
-}
-
 // MARK: - Reading the request
 
-private enum DeclaredLength {
-    case absent, malformed
-    case length(Int)
-}
-
-private func declaredContentLength(_ connection: OpaquePointer) -> DeclaredLength {
-    let values = values(of: .HEADER_KIND, on: connection).filter { $0.name.lowercased() == "content-length" }
-    guard let text = values.first?.value else { return .absent }  // MHD has trimmed the value already
-    guard values.count == 1, !text.isEmpty,
-        text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-    else { return .malformed }
-    return .length(Int(text) ?? Int.max)  // all digits but too big for Int is certainly too big
+/// How the body ends, from the Content-Length and Transfer-Encoding fields (MHD has dropped the
+/// values' leading blanks already).
+private func declaredBody(_ fields: [(name: String, value: String)]) -> DeclaredBody {
+    var lengths: [String] = []
+    var codings: [String] = []
+    for field in fields {
+        if DeclaredBody.isContentLength(field.name) {
+            lengths.append(field.value)
+        } else if DeclaredBody.isTransferEncoding(field.name) {
+            codings.append(field.value)
+        }
+    }
+    return DeclaredBody(contentLengths: lengths, transferEncodings: codings)
 }
 
 /// The header fields against their limits (count, then bytes of names and values).
-private func headerRefusal(_ connection: OpaquePointer, _ limits: HTTPLimits) -> HTTPRefusal? {
-    let fields = values(of: .HEADER_KIND, on: connection)
-    if fields.count > limits.maximumHeaderCount { return HTTPRefusal(.tooManyHeaders(limit: limits.maximumHeaderCount)) }
-    let bytes = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
-    if bytes > limits.maximumHeaderBytes { return HTTPRefusal(.headersTooLarge(limit: limits.maximumHeaderBytes)) }
-    return nil
+private func headerRefusal(_ fields: [(name: String, value: String)], _ limits: HTTPLimits) -> HTTPRefusal? {
+    limits.refusal(forHeaderCount: fields.count, bytes: fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
 }
 
 /// Pairs of one kind in arrival order, as MHD decoded them (`%XX`, and `+` as a space in query
