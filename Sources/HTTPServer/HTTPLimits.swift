@@ -11,7 +11,8 @@ public struct HTTPLimits: Sendable, Equatable {
     public var maximumHeaderCount: Int
     /// Header names and values together. More: 431.
     public var maximumHeaderBytes: Int
-    /// Open connections; libmicrohttpd refuses (closes) a connection over the limit at accept.
+    /// Open connections; one over the limit is closed at once. The same number again may be
+    /// accepted and waiting for their first request head (see `ConnectionScreener`).
     public var maximumConnections: Int
 
     public init(

@@ -4,22 +4,38 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// What MHD's threads need to turn a connection's request into a handler call: the handler, the
-/// limits and the in-flight count. It is the daemon's callback context (retained by the daemon
+/// limits and the in-flight count. It is a daemon's callback context (retained by the daemon
 /// owner until `MHD_stop_daemon` returns), so the callbacks never touch `HTTPServer` itself and
-/// its deinit cannot race a request.
+/// its deinit cannot race a request. Each daemon has its own, sharing the in-flight count and the
+/// suspended requests with its siblings.
 final class RequestDispatcher: Sendable {
     let handler: any HTTPHandler
     let maximumBodyBytes: Int
     let limits: HTTPLimits
-    let inFlight = InFlightRequests()
-    let suspended = SuspendedRequests()
+    let inFlight: InFlightRequests
+    let suspended: SuspendedRequests
+    /// Handler calls running now on this dispatcher's daemon thread (0 or 1), so a new connection
+    /// goes to a daemon whose thread is free.
+    let busy = Atomic<Int>(0)
 
     init(handler: any HTTPHandler, maximumBodyBytes: Int, limits: HTTPLimits = HTTPLimits()) {
         self.handler = handler
         self.maximumBodyBytes = maximumBodyBytes
         self.limits = limits
+        inFlight = InFlightRequests()
+        suspended = SuspendedRequests()
+    }
+
+    /// One for another daemon of the same server.
+    init(siblingOf dispatcher: RequestDispatcher) {
+        handler = dispatcher.handler
+        maximumBodyBytes = dispatcher.maximumBodyBytes
+        limits = dispatcher.limits
+        inFlight = dispatcher.inFlight
+        suspended = dispatcher.suspended
     }
 
     /// The answer to a refusal, sent with `refusal.status`: a body over the limit has the
@@ -130,6 +146,8 @@ private func handleAccess(
     pending.body = []
     pending.isCounted = true
     dispatcher.inFlight.begin()
+    dispatcher.busy.add(1, ordering: .relaxed)
+    defer { dispatcher.busy.subtract(1, ordering: .relaxed) }
     switch dispatcher.handler.reply(to: request) {
     case .now(let response):
         return queue(response, status: nil, on: connection)

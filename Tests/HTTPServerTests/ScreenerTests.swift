@@ -103,6 +103,31 @@ import Testing
         #expect(try RawHTTPConnection(port: server.port).exchange("GET", "/").status == 200)
     }
 
+    /// A handler that blocks holds its own thread only: every new connection goes to a daemon
+    /// whose thread is free (handed over by socket number, as libmicrohttpd's own pool would,
+    /// about half of them waited for the slow one).
+    @Test func aBlockedHandlerStallsNoNewConnection() throws {
+        let slowStarted = Signal()
+        let server = try startedServer(
+            RecordingHandler { request in
+                if request.path == "/slow" {
+                    slowStarted.raise()
+                    usleep(2_000_000)
+                }
+                return HTTPResponse(status: 200)
+            })
+        defer { server.shutdown() }
+        let slow = try RawHTTPConnection(port: server.port)
+        try slow.sendRequest("GET", "/slow")
+        #expect(slowStarted.wait(atMost: 5))
+        for _ in 0..<10 {
+            let started = monotonicSeconds()
+            #expect(try RawHTTPConnection(port: server.port, timeoutSeconds: 5).exchange("GET", "/").status == 200)
+            #expect(monotonicSeconds() - started < 1)
+        }
+        #expect(try slow.readResponse().status == 200)
+    }
+
     /// Connections waiting for their first head are bounded by the connection limit: one over it
     /// is closed at accept, and the server serves again once they are gone.
     @Test func connectionsAwaitingAHeadAreBounded() throws {
