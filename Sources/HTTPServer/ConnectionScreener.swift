@@ -81,7 +81,12 @@ final class ConnectionScreener: @unchecked Sendable {
     }
 
     func start() throws(HTTPServerError) {
-        thread = try JoinableThread { [self] in run() }
+        do {
+            thread = try JoinableThread { [self] in run() }
+        } catch {
+            close(listener.descriptor)  // the thread would have closed it
+            throw error
+        }
     }
 
     /// Stops accepting: the listening socket is shut at once, so the kernel refuses new
