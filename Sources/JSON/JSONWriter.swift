@@ -22,6 +22,7 @@ extension JSONObject {
 }
 
 private struct JSONWriter {
+    private static let hexDigits = Array("0123456789abcdef".utf8)
     let indent: Int?
     var output: [UInt8] = []
 
@@ -81,14 +82,19 @@ private struct JSONWriter {
     }
 
     mutating func writeString(_ text: String) {
+        var text = text
+        text.withUTF8 { writeString(utf8: $0) }
+    }
+
+    private mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
         output.append(0x22)
         // Most strings need no escaping: copy them whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            output.append(contentsOf: text.utf8)
+        if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            output.append(contentsOf: utf8)
             output.append(0x22)
             return
         }
-        for byte in text.utf8 {
+        for byte in utf8 {
             switch byte {
             case 0x22: append("\\\"")
             case 0x5C: append("\\\\")
@@ -96,10 +102,9 @@ private struct JSONWriter {
             case 0x0D: append("\\r")
             case 0x09: append("\\t")
             case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
                 append("\\u00")
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0xF)])
+                output.append(Self.hexDigits[Int(byte >> 4)])
+                output.append(Self.hexDigits[Int(byte & 0xF)])
             default: output.append(byte)
             }
         }
