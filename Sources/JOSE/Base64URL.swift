@@ -18,33 +18,37 @@ public enum Base64URL {
     /// Nil for anything outside the base64url alphabet (including `+`, `/`, whitespace), misplaced
     /// padding, an impossible length, or non-zero leftover bits (so each byte string has one encoding).
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        var characters = Array(text.utf8)
-        if characters.contains(padding) {
-            guard characters.count % 4 == 0 else { return nil }
-            let padCount = characters.reversed().prefix { $0 == padding }.count
-            guard padCount <= 2 else { return nil }
-            characters.removeLast(padCount)
-        }
-        let remainder = characters.count % 4
-        guard remainder != 1 else { return nil }
+        if let decoded = text.utf8.withContiguousStorageIfAvailable(decode(bytes:)) { return decoded }
+        return Array(text.utf8).withUnsafeBufferPointer(decode(bytes:))
+    }
 
-        var output: [UInt8] = []
-        output.reserveCapacity(characters.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bitCount = 0
-        for character in characters {
-            let value = sextets[Int(character)]
-            guard value != invalid else { return nil }
-            accumulator = accumulator << 6 | UInt32(value)
-            bitCount += 6
-            if bitCount >= 8 {
-                bitCount -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bitCount)))
-                accumulator &= (1 << UInt32(bitCount)) - 1
-            }
+    public static func decode(bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var count = bytes.count
+        if bytes.contains(padding) {
+            guard count % 4 == 0 else { return nil }
+            let padCount = bytes.reversed().prefix { $0 == padding }.count
+            guard padCount <= 2 else { return nil }
+            count -= padCount  // a `=` left before these is outside the alphabet below
         }
-        guard accumulator == 0 else { return nil }
-        return output
+        guard count % 4 != 1 else { return nil }
+        return sextets.withUnsafeBufferPointer { sextets in
+            var output: [UInt8] = []
+            output.reserveCapacity(count * 3 / 4)
+            var accumulator: UInt32 = 0
+            var bitCount = 0
+            for position in 0..<count {
+                let value = sextets[Int(bytes[position])]
+                guard value != invalid else { return nil }
+                accumulator = accumulator << 6 | UInt32(value)
+                bitCount += 6
+                if bitCount >= 8 {
+                    bitCount -= 8
+                    output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bitCount)))
+                    accumulator &= (1 << UInt32(bitCount)) - 1
+                }
+            }
+            return accumulator == 0 ? output : nil
+        }
     }
 }
 

@@ -5,14 +5,19 @@ import SQLiteStore
 /// (`signIn`, `mfa`, `emailPrivacyConfig`, `blockingFunctions`) that `projects/{p}/config` reads
 /// and patches. The typed properties are views into it.
 public struct ProjectConfig: Sendable, Equatable {
-    public var document: JSONObject
+    public var document: JSONObject {
+        didSet { signInSettings = SignInSettings(projectDocument: document) }
+    }
+    /// The `signIn` switches, read from the document once per change rather than on every request.
+    private(set) var signInSettings: SignInSettings
 
     public init(document: JSONObject = JSONObject()) {
         self.document = document
+        signInSettings = SignInSettings(projectDocument: document)
     }
 
     public init(allowDuplicateEmails: Bool = false, improvedEmailPrivacy: Bool = false, testPhoneNumbers: [String: String] = [:]) {
-        document = JSONObject()
+        self.init()
         self.allowDuplicateEmails = allowDuplicateEmails
         self.improvedEmailPrivacy = improvedEmailPrivacy
         self.testPhoneNumbers = testPhoneNumbers
