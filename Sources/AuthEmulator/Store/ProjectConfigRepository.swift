@@ -6,14 +6,25 @@ import SQLiteStore
 /// and patches. The typed properties are views into it.
 public struct ProjectConfig: Sendable, Equatable {
     public var document: JSONObject {
-        didSet { signInSettings = SignInSettings(projectDocument: document) }
+        didSet { (signInSettings, functionURIs) = Self.derive(from: document) }
     }
-    /// The `signIn` switches, read from the document once per change rather than on every request.
+    // Read from the document once per change rather than on every request.
+    /// The `signIn` switches.
     private(set) var signInSettings: SignInSettings
+    /// `blockingFunctions.triggers.<event>.functionUri` of each configured trigger.
+    private(set) var functionURIs: [BlockingTrigger: String]
 
     public init(document: JSONObject = JSONObject()) {
         self.document = document
-        signInSettings = SignInSettings(projectDocument: document)
+        (signInSettings, functionURIs) = Self.derive(from: document)
+    }
+
+    private static func derive(from document: JSONObject) -> (SignInSettings, [BlockingTrigger: String]) {
+        var functionURIs: [BlockingTrigger: String] = [:]
+        for trigger in BlockingTrigger.allCases {
+            functionURIs[trigger] = ConfigDocument.string("blockingFunctions.triggers.\(trigger.rawValue).functionUri", in: document)
+        }
+        return (SignInSettings(projectDocument: document), functionURIs)
     }
 
     public init(allowDuplicateEmails: Bool = false, improvedEmailPrivacy: Bool = false, testPhoneNumbers: [String: String] = [:]) {
