@@ -39,37 +39,33 @@ private struct JSONWriter {
         case .double(let number): writeDouble(number)
         case .string(let text): writeString(text)
         case .array(let elements):
-            writeContainer(open: "[", close: "]", count: elements.count, level: level) { writer, position in
-                writer.write(elements[position], level: level + 1)
+            output.append(UInt8(ascii: "["))
+            for (position, element) in elements.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                newline(level: level + 1)
+                write(element, level: level + 1)
             }
+            if !elements.isEmpty { newline(level: level) }
+            output.append(UInt8(ascii: "]"))
         case .object(let object):
-            let members = object.members
-            writeContainer(open: "{", close: "}", count: members.count, level: level) { writer, position in
-                writer.writeString(members[position].key)
-                writer.append(writer.indent == nil ? ":" : ": ")
-                writer.write(members[position].value, level: level + 1)
+            output.append(UInt8(ascii: "{"))
+            for (position, member) in object.members.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                newline(level: level + 1)
+                writeString(member.key)
+                output.append(UInt8(ascii: ":"))
+                if indent != nil { output.append(UInt8(ascii: " ")) }
+                write(member.value, level: level + 1)
             }
+            if !object.isEmpty { newline(level: level) }
+            output.append(UInt8(ascii: "}"))
         }
-    }
-
-    mutating func writeContainer(
-        open: String, close: String, count: Int, level: Int, element: (inout JSONWriter, Int) -> Void
-    ) {
-        append(open)
-        guard count > 0 else { return append(close) }
-        for position in 0..<count {
-            if position > 0 { append(",") }
-            newline(level: level + 1)
-            element(&self, position)
-        }
-        newline(level: level)
-        append(close)
     }
 
     mutating func newline(level: Int) {
         guard let indent else { return }
         output.append(0x0A)
-        output.append(contentsOf: repeatElement(0x20, count: indent * level))
+        for _ in 0..<(indent * level) { output.append(0x20) }
     }
 
     mutating func writeDouble(_ number: Double) {
