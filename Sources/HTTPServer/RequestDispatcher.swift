@@ -37,6 +37,8 @@ private final class PendingRequest {
     var refusal: HTTPRefusal?
     /// Set on the first access call, once the headers have been checked.
     var headersChecked = false
+    /// The header fields, collected once on the first access call (the checks and the request share them).
+    var headers: [(name: String, value: String)] = []
     /// Set once the handler has the request: only those count as in flight for a graceful
     /// shutdown, so a client that never finishes its body cannot hold the shutdown up.
     var isCounted = false
@@ -71,10 +73,11 @@ private func handleAccess(
         // Headers are in, no body yet. Refuse now what breaks a limit: answering before the body
         // makes MHD skip it (and any `100 Continue`) and close the connection.
         pending.headersChecked = true
-        if let refusal = pending.refusal ?? headerRefusal(connection, dispatcher.limits) {
+        pending.headers = values(of: .HEADER_KIND, on: connection)
+        if let refusal = pending.refusal ?? headerRefusal(pending.headers, dispatcher.limits) {
             return queue(dispatcher.handler.respondToRefusal(refusal), status: refusal.status, on: connection)
         }
-        switch declaredContentLength(connection) {
+        switch declaredContentLength(pending.headers) {
         case .malformed:
             let refusal = HTTPRefusal(.malformedContentLength)
             return queue(dispatcher.handler.respondToRefusal(refusal), status: refusal.status, on: connection)
@@ -117,7 +120,7 @@ private func handleAccess(
         method: method.map { String(cString: $0) } ?? "",
         path: url.map { String(cString: $0) } ?? "/",
         query: values(of: .GET_ARGUMENT_KIND, on: connection),
-        headers: HTTPHeaders(values(of: .HEADER_KIND, on: connection).map { ($0.name, $0.value) }),
+        headers: HTTPHeaders(pending.headers),
         body: pending.body
     )
     pending.body = []
@@ -193,8 +196,8 @@ private enum DeclaredLength {
     case length(Int)
 }
 
-private func declaredContentLength(_ connection: OpaquePointer) -> DeclaredLength {
-    let values = values(of: .HEADER_KIND, on: connection).filter { $0.name.lowercased() == "content-length" }
+private func declaredContentLength(_ headers: [(name: String, value: String)]) -> DeclaredLength {
+    let values = headers.filter { $0.name.lowercased() == "content-length" }
     guard let text = values.first?.value else { return .absent }  // MHD has trimmed the value already
     guard values.count == 1, !text.isEmpty,
         text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
@@ -203,8 +206,7 @@ private func declaredContentLength(_ connection: OpaquePointer) -> DeclaredLengt
 }
 
 /// The header fields against their limits (count, then bytes of names and values).
-private func headerRefusal(_ connection: OpaquePointer, _ limits: HTTPLimits) -> HTTPRefusal? {
-    let fields = values(of: .HEADER_KIND, on: connection)
+private func headerRefusal(_ fields: [(name: String, value: String)], _ limits: HTTPLimits) -> HTTPRefusal? {
     if fields.count > limits.maximumHeaderCount { return HTTPRefusal(.tooManyHeaders(limit: limits.maximumHeaderCount)) }
     let bytes = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
     if bytes > limits.maximumHeaderBytes { return HTTPRefusal(.headersTooLarge(limit: limits.maximumHeaderBytes)) }
