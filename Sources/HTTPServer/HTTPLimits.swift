@@ -16,8 +16,8 @@ public struct HTTPLimits: Sendable, Equatable {
     public var maximumConnections: Int
 
     public init(
-        maximumURLBytes: Int = 16 << 10, maximumQueryParameters: Int = 256, maximumHeaderCount: Int = 128,
-        maximumHeaderBytes: Int = 32 << 10, maximumConnections: Int = 256
+        maximumURLBytes: Int = 8 << 10, maximumQueryParameters: Int = 256, maximumHeaderCount: Int = 128,
+        maximumHeaderBytes: Int = 16 << 10, maximumConnections: Int = 256
     ) {
         self.maximumURLBytes = maximumURLBytes
         self.maximumQueryParameters = maximumQueryParameters
@@ -26,10 +26,6 @@ public struct HTTPLimits: Sendable, Equatable {
         self.maximumConnections = maximumConnections
     }
 
-    /// libmicrohttpd's memory pool per connection. It holds the request line, the headers and a
-    /// record of each header and parameter; a head that outgrows it gets libmicrohttpd's own
-    /// answer, so it is sized to hold several times what our own limits let through, letting
-    /// those limits (and our JSON answers) apply first.
     /// The whole request head (request line, header lines, line ends), as the screener reads a
     /// new connection's first one: what the URL and header limits let through, with 8 bytes a
     /// field for `: `, line ends and folding, and 1 KiB for the method and version. Longer: 431
@@ -37,8 +33,14 @@ public struct HTTPLimits: Sendable, Equatable {
     /// libmicrohttpd well inside `connectionMemoryBytes`.
     public var maximumHeadBytes: Int { maximumURLBytes + maximumHeaderBytes + 8 * maximumHeaderCount + 1024 }
 
+    /// libmicrohttpd's memory pool per connection. It holds the request line, the headers and a
+    /// record (about 56 bytes) of each header and parameter; a head that outgrows it gets
+    /// libmicrohttpd's own answer. So it is sized to hold twice what our own limits let through,
+    /// and at least 128 KiB, which still holds a hostile head of a thousand header fields, so
+    /// that our limits (and our JSON answers) apply first. No larger: libmicrohttpd zeroes the
+    /// whole pool after every request, which at 256 KiB was an eighth of a lookup's CPU.
     var connectionMemoryBytes: Int {
-        max(256 << 10, 2 * (maximumURLBytes + maximumHeaderBytes) + 128 * (maximumQueryParameters + maximumHeaderCount))
+        max(128 << 10, 2 * (maximumURLBytes + maximumHeaderBytes) + 64 * (maximumQueryParameters + maximumHeaderCount))
     }
 }
 

@@ -10,8 +10,15 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// The first value of `name`, compared case-insensitively.
     public subscript(name: String) -> String? {
-        let wanted = name.lowercased()
-        return fields.first { $0.name.lowercased() == wanted }?.value
+        fields.first { Self.sameName($0.name, name) }?.value
+    }
+
+    /// Field names are ASCII tokens: compare them byte by byte, folding case, with no new strings
+    /// (every request looks up several names among all its fields).
+    static func sameName(_ first: String, _ second: String) -> Bool {
+        let first = first.utf8, second = second.utf8
+        guard first.count == second.count else { return false }
+        return zip(first, second).allSatisfy { $0 == $1 || ($0 | 0x20 == $1 | 0x20 && ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) }
     }
 
     public mutating func add(_ name: String, _ value: String) {
@@ -20,8 +27,7 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// Replaces every field called `name` with one holding `value`.
     public mutating func set(_ name: String, _ value: String) {
-        let wanted = name.lowercased()
-        fields.removeAll { $0.name.lowercased() == wanted }
+        fields.removeAll { Self.sameName($0.name, name) }
         fields.append((name: name, value: value))
     }
 

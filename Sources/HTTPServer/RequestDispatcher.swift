@@ -60,6 +60,8 @@ private final class PendingRequest {
     var refusal: HTTPRefusal?
     /// Set on the first access call, once the headers have been checked.
     var headersChecked = false
+    /// The header fields, collected once on the first access call (the checks and the request share them).
+    var headers: [(name: String, value: String)] = []
     /// Set once the handler has the request: only those count as in flight for a graceful
     /// shutdown, so a client that never finishes its body cannot hold the shutdown up.
     var isCounted = false
@@ -94,11 +96,11 @@ private func handleAccess(
         // Headers are in, no body yet. Refuse now what breaks a limit: answering before the body
         // makes MHD skip it (and any `100 Continue`) and close the connection.
         pending.headersChecked = true
-        let fields = values(of: .HEADER_KIND, on: connection)
-        if let refusal = pending.refusal ?? headerRefusal(fields, dispatcher.limits) {
+        pending.headers = values(of: .HEADER_KIND, on: connection)
+        if let refusal = pending.refusal ?? headerRefusal(pending.headers, dispatcher.limits) {
             return queue(dispatcher.answer(to: refusal), status: refusal.status, on: connection)
         }
-        switch declaredBody(fields) {
+        switch declaredBody(pending.headers) {
         case .refused(let refusal):
             return queue(dispatcher.answer(to: refusal), status: refusal.status, on: connection)
         case .length(let length) where length > limit:
@@ -140,7 +142,7 @@ private func handleAccess(
         method: method.map { String(cString: $0) } ?? "",
         path: url.map { String(cString: $0) } ?? "/",
         query: values(of: .GET_ARGUMENT_KIND, on: connection),
-        headers: HTTPHeaders(values(of: .HEADER_KIND, on: connection).map { ($0.name, $0.value) }),
+        headers: HTTPHeaders(pending.headers),
         body: pending.body
     )
     pending.body = []

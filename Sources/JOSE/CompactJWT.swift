@@ -12,15 +12,19 @@ public struct CompactJWT: Sendable {
     /// Three dot-separated base64url segments whose first two are JSON objects.
     /// Error messages name the faulty part but never echo the token.
     public init(parsing token: String) throws {
-        let segments = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard segments.count == 3 else { throw JOSEError("token is not three segments") }
-        header = try Self.jsonObject(segments[0], part: "header")
-        payload = try Self.jsonObject(segments[1], part: "payload")
-        guard let signature = Base64URL.decode(Substring(segments[2])) else {
-            throw JOSEError("signature is not base64url")
+        let bytes = Array(token.utf8)
+        let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
+        guard dots.count == 2 else { throw JOSEError("token is not three segments") }
+        (header, payload, signature) = try bytes.withUnsafeBufferPointer { token in
+            func segment(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: token[range]) }
+            let header = try Self.jsonObject(segment(0..<dots[0]), part: "header")
+            let payload = try Self.jsonObject(segment(dots[0] + 1..<dots[1]), part: "payload")
+            guard let signature = Base64URL.decode(bytes: segment(dots[1] + 1..<token.count)) else {
+                throw JOSEError("signature is not base64url")
+            }
+            return (header, payload, signature)
         }
-        self.signature = signature
-        signingInput = Array(segments[0]) + [UInt8(ascii: ".")] + Array(segments[1])
+        signingInput = Array(bytes[..<dots[1]])
     }
 
     public var algorithm: String? { header["alg"]?.stringValue }
@@ -52,8 +56,8 @@ public struct CompactJWT: Sendable {
         return key.verify(signature: signature, over: signingInput, algorithm: key.algorithm)
     }
 
-    private static func jsonObject(_ segment: Substring.UTF8View.SubSequence, part: String) throws -> JSONObject {
-        guard let bytes = Base64URL.decode(Substring(segment)) else { throw JOSEError("\(part) is not base64url") }
+    private static func jsonObject(_ segment: UnsafeBufferPointer<UInt8>, part: String) throws -> JSONObject {
+        guard let bytes = Base64URL.decode(bytes: segment) else { throw JOSEError("\(part) is not base64url") }
         guard let value = try? JSONValue(parsing: bytes) else { throw JOSEError("\(part) is not JSON") }
         guard let object = value.objectValue else { throw JOSEError("\(part) is not a JSON object") }
         return object

@@ -10,7 +10,11 @@ extension JSONValue {
     /// Parses one complete JSON document (RFC 8259). Nesting is limited so that hostile input
     /// cannot exhaust the stack of an HTTP thread.
     public init(parsing bytes: some Collection<UInt8>) throws(JSONParseError) {
-        var parser = JSONParser(bytes: Array(bytes))
+        try self.init(parsing: Array(bytes))
+    }
+
+    public init(parsing bytes: [UInt8]) throws(JSONParseError) {
+        var parser = JSONParser(bytes: bytes)
         self = try parser.parseDocument()
     }
 
@@ -41,7 +45,12 @@ private struct JSONParser {
     }
 
     mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
     mutating func parseValue() throws(JSONParseError) -> JSONValue {
@@ -131,7 +140,22 @@ private struct JSONParser {
 
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
-        var scalars: [UInt8] = []
+        // Most strings have no escape: find the closing quote and decode the bytes in place.
+        let start = index
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"),
+            bytes[index] >= 0x20
+        {
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            let text = bytes.withUnsafeBufferPointer {
+                String(validating: UnsafeBufferPointer(rebasing: $0[start..<index]), as: UTF8.self)
+            }
+            guard let text else { throw fail("Invalid UTF-8 in string") }
+            index += 1
+            return text
+        }
+        var scalars = Array(bytes[start..<index])
         while true {
             guard index < bytes.count else { throw fail("Unterminated string") }
             let byte = bytes[index]

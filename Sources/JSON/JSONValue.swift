@@ -74,34 +74,57 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
 }
 
 /// A JSON object whose keys keep the order in which they were first set.
+///
+/// Members live in one array in order; most objects have a handful, so a lookup is a short scan.
+/// A large object (a parsed document with many keys) also gets a key index, so that building or
+/// reading it never turns quadratic.
 public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
-    public private(set) var keys: [String] = []
-    private var storage: [String: JSONValue] = [:]
+    /// The members in order.
+    public private(set) var members: [(key: String, value: JSONValue)] = []
+    /// Position of each key in `members`, kept once there are more than `scanLimit` of them.
+    private var positions: [String: Int]?
+    private static let scanLimit = 16
 
     public init() {}
 
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        members.reserveCapacity(elements.count)
         for (key, value) in elements { self[key] = value }
     }
 
-    public var isEmpty: Bool { keys.isEmpty }
-    public var count: Int { keys.count }
+    public var isEmpty: Bool { members.isEmpty }
+    public var count: Int { members.count }
+    public var keys: [String] { members.map(\.key) }
+
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[key] }
+        return members.firstIndex { $0.key == key }
+    }
 
     /// Setting `nil` removes the key; setting an existing key keeps its position.
     public subscript(key: String) -> JSONValue? {
-        get { storage[key] }
+        get { position(of: key).map { members[$0].value } }
         set {
-            if let newValue {
-                if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-            } else if storage.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
+            let existing = position(of: key)
+            switch (existing, newValue) {
+            case (let position?, let newValue?):
+                members[position].value = newValue
+            case (nil, let newValue?):
+                members.append((key, newValue))
+                if positions != nil {
+                    positions![key] = members.count - 1
+                } else if members.count > Self.scanLimit {
+                    positions = Dictionary(members.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { $1 })
+                }
+            case (let position?, nil):
+                members.remove(at: position)
+                if positions != nil {
+                    positions = Dictionary(members.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { $1 })
+                }
+            case (nil, nil):
+                break
             }
         }
-    }
-
-    /// The members in order.
-    public var members: [(key: String, value: JSONValue)] {
-        keys.map { ($0, storage[$0]!) }
     }
 
     /// Sets `key` only when `value` is non-nil: the way optional response fields are omitted.
@@ -114,11 +137,21 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         for (key, value) in other.members { self[key] = value }
     }
 
+    /// Equal when they hold the same members, in any order (as JSON objects are).
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.storage == rhs.storage
+        lhs.count == rhs.count && lhs.members.allSatisfy { rhs[$0.key] == $0.value }
     }
 
+    /// Order-independent, to agree with `==`: each member hashed alone, the results summed.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(storage)
+        var sum = 0
+        for member in members {
+            var memberHasher = Hasher()
+            memberHasher.combine(member.key)
+            memberHasher.combine(member.value)
+            sum &+= memberHasher.finalize()
+        }
+        hasher.combine(count)
+        hasher.combine(sum)
     }
 }

@@ -22,6 +22,7 @@ extension JSONObject {
 }
 
 private struct JSONWriter {
+    private static let hexDigits = Array("0123456789abcdef".utf8)
     let indent: Int?
     var output: [UInt8] = []
 
@@ -38,37 +39,33 @@ private struct JSONWriter {
         case .double(let number): writeDouble(number)
         case .string(let text): writeString(text)
         case .array(let elements):
-            writeContainer(open: "[", close: "]", count: elements.count, level: level) { writer, position in
-                writer.write(elements[position], level: level + 1)
+            output.append(UInt8(ascii: "["))
+            for (position, element) in elements.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                newline(level: level + 1)
+                write(element, level: level + 1)
             }
+            if !elements.isEmpty { newline(level: level) }
+            output.append(UInt8(ascii: "]"))
         case .object(let object):
-            let members = object.members
-            writeContainer(open: "{", close: "}", count: members.count, level: level) { writer, position in
-                writer.writeString(members[position].key)
-                writer.append(writer.indent == nil ? ":" : ": ")
-                writer.write(members[position].value, level: level + 1)
+            output.append(UInt8(ascii: "{"))
+            for (position, member) in object.members.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                newline(level: level + 1)
+                writeString(member.key)
+                output.append(UInt8(ascii: ":"))
+                if indent != nil { output.append(UInt8(ascii: " ")) }
+                write(member.value, level: level + 1)
             }
+            if !object.isEmpty { newline(level: level) }
+            output.append(UInt8(ascii: "}"))
         }
-    }
-
-    mutating func writeContainer(
-        open: String, close: String, count: Int, level: Int, element: (inout JSONWriter, Int) -> Void
-    ) {
-        append(open)
-        guard count > 0 else { return append(close) }
-        for position in 0..<count {
-            if position > 0 { append(",") }
-            newline(level: level + 1)
-            element(&self, position)
-        }
-        newline(level: level)
-        append(close)
     }
 
     mutating func newline(level: Int) {
         guard let indent else { return }
         output.append(0x0A)
-        output.append(contentsOf: repeatElement(0x20, count: indent * level))
+        for _ in 0..<(indent * level) { output.append(0x20) }
     }
 
     mutating func writeDouble(_ number: Double) {
@@ -81,14 +78,19 @@ private struct JSONWriter {
     }
 
     mutating func writeString(_ text: String) {
+        var text = text
+        text.withUTF8 { writeString(utf8: $0) }
+    }
+
+    private mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
         output.append(0x22)
         // Most strings need no escaping: copy them whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            output.append(contentsOf: text.utf8)
+        if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            output.append(contentsOf: utf8)
             output.append(0x22)
             return
         }
-        for byte in text.utf8 {
+        for byte in utf8 {
             switch byte {
             case 0x22: append("\\\"")
             case 0x5C: append("\\\\")
@@ -96,10 +98,9 @@ private struct JSONWriter {
             case 0x0D: append("\\r")
             case 0x09: append("\\t")
             case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
                 append("\\u00")
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0xF)])
+                output.append(Self.hexDigits[Int(byte >> 4)])
+                output.append(Self.hexDigits[Int(byte & 0xF)])
             default: output.append(byte)
             }
         }

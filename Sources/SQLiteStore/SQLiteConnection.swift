@@ -79,11 +79,9 @@ public final class SQLiteConnection {
     private func query(_ sql: String, _ arguments: [SQLiteValue], onRow: (SQLiteRow) -> Bool) throws {
         checkBorrower()
         let statement = try statement(for: sql)
-        var columnNames: [String]?
         try statement.run(arguments) {
-            let names = columnNames ?? statement.columnNames()
-            columnNames = names
-            return onRow(SQLiteRow(columnNames: names, values: statement.currentRow(columnCount: names.count)))
+            let columns = statement.columns
+            return onRow(SQLiteRow(columns: columns, values: statement.currentRow(columnCount: columns.names.count)))
         }
     }
 

@@ -61,11 +61,18 @@ final class SQLiteStatement {
     }
 
     /// Column names of the current row (read per run: a schema change may recompile the statement).
-    func columnNames() -> [String] {
-        (0..<sqlite3_column_count(handle)).map { index in
-            sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
-        }
+    /// The result columns, read from SQLite once rather than per query. A schema change can
+    /// re-prepare the statement with other columns (`SELECT *` after `ALTER TABLE`), so a count
+    /// that no longer matches reads them again.
+    var columns: SQLiteColumns {
+        let count = Int(sqlite3_column_count(handle))
+        if let cachedColumns, cachedColumns.names.count == count { return cachedColumns }
+        let columns = SQLiteColumns(
+            (0..<Int32(count)).map { index in sqlite3_column_name(handle, index).map { String(cString: $0) } ?? "" })
+        cachedColumns = columns
+        return columns
     }
+    private var cachedColumns: SQLiteColumns?
 
     func currentRow(columnCount: Int) -> [SQLiteValue] {
         (0..<Int32(columnCount)).map(value(at:))

@@ -526,7 +526,8 @@ def test_a_token_issued_in_the_future_is_refused(fed):
 def test_expiry_is_judged_by_the_emulator_clock_with_skew(own):
     minted = own.mint("apple.com", email=unique_email("exp"), sub=apple_sub(), expiresInSeconds=60)
     exp = tokens.claims_of(minted["idToken"])["exp"]
-    assert exp - int(own.now().timestamp()) in range(58, 62)
+    # A loaded machine can take a few seconds between the mint and reading the clock.
+    assert exp - int(own.now().timestamp()) in range(45, 62)
     own.advance(60 + SKEW_SECONDS - 10)
     assert own.now().timestamp() > exp
     own.sign_in_ok(minted["postBody"])  # expired, but within the 300 s skew

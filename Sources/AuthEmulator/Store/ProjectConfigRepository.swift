@@ -5,14 +5,30 @@ import SQLiteStore
 /// (`signIn`, `mfa`, `emailPrivacyConfig`, `blockingFunctions`) that `projects/{p}/config` reads
 /// and patches. The typed properties are views into it.
 public struct ProjectConfig: Sendable, Equatable {
-    public var document: JSONObject
+    public var document: JSONObject {
+        didSet { (signInSettings, functionURIs) = Self.derive(from: document) }
+    }
+    // Read from the document once per change rather than on every request.
+    /// The `signIn` switches.
+    private(set) var signInSettings: SignInSettings
+    /// `blockingFunctions.triggers.<event>.functionUri` of each configured trigger.
+    private(set) var functionURIs: [BlockingTrigger: String]
 
     public init(document: JSONObject = JSONObject()) {
         self.document = document
+        (signInSettings, functionURIs) = Self.derive(from: document)
+    }
+
+    private static func derive(from document: JSONObject) -> (SignInSettings, [BlockingTrigger: String]) {
+        var functionURIs: [BlockingTrigger: String] = [:]
+        for trigger in BlockingTrigger.allCases {
+            functionURIs[trigger] = ConfigDocument.string("blockingFunctions.triggers.\(trigger.rawValue).functionUri", in: document)
+        }
+        return (SignInSettings(projectDocument: document), functionURIs)
     }
 
     public init(allowDuplicateEmails: Bool = false, improvedEmailPrivacy: Bool = false, testPhoneNumbers: [String: String] = [:]) {
-        document = JSONObject()
+        self.init()
         self.allowDuplicateEmails = allowDuplicateEmails
         self.improvedEmailPrivacy = improvedEmailPrivacy
         self.testPhoneNumbers = testPhoneNumbers

@@ -95,7 +95,7 @@ struct BlockingDraft {
 extension ProjectConfig {
     /// `blockingFunctions.triggers.<event>.functionUri` (tenants use their project's).
     func functionUri(for trigger: BlockingTrigger) -> String? {
-        ConfigDocument.string("blockingFunctions.triggers.\(trigger.rawValue).functionUri", in: document)
+        functionURIs[trigger]
     }
 }
 

@@ -31,6 +31,6 @@ extension AuthEnvironment {
     /// The scope's switches as the caches hold them, without touching the store; nil until read once.
     func cachedSignInSettings(for scope: UserScope) -> SignInSettings? {
         if scope.tenantId != nil { return tenantConfigs.cached(scope).map(SignInSettings.init(tenant:)) }
-        return projectConfigs.cached(scope.projectId).map(SignInSettings.init(project:))
+        return projectConfigs.cached(scope.projectId)?.signInSettings
     }
 }

@@ -21,7 +21,7 @@ enum SignInGate: Sendable {
 
 /// The effective switches for one scope: a tenant's document, or the project's `signIn` block
 /// (whose defaults are the official emulator's fixed "everything on").
-struct SignInSettings: Sendable {
+struct SignInSettings: Sendable, Equatable {
     var disabled = false
     var passwordEnabled = true
     var emailLinkEnabled = true
@@ -39,12 +39,12 @@ struct SignInSettings: Sendable {
         smsSecondFactorEnabled = tenant.mfaEnabled && tenant.mfaProviders.contains("PHONE_SMS")
     }
 
-    init(project: ProjectConfig) {
-        let email = ConfigDocument.bool("signIn.email.enabled", in: project.document) ?? true
+    init(projectDocument document: JSONObject) {
+        let email = ConfigDocument.bool("signIn.email.enabled", in: document) ?? true
         passwordEnabled = email
         emailLinkEnabled = email
-        anonymousEnabled = ConfigDocument.bool("signIn.anonymous.enabled", in: project.document) ?? true
-        phoneEnabled = ConfigDocument.bool("signIn.phoneNumber.enabled", in: project.document) ?? true
+        anonymousEnabled = ConfigDocument.bool("signIn.anonymous.enabled", in: document) ?? true
+        phoneEnabled = ConfigDocument.bool("signIn.phoneNumber.enabled", in: document) ?? true
     }
 }
 
@@ -56,7 +56,7 @@ extension AccountsTransaction {
 
     func signInSettings() throws -> SignInSettings {
         if let tenant = try tenantConfig() { return SignInSettings(tenant: tenant) }
-        return SignInSettings(project: try config())
+        return try config().signInSettings
     }
 
     /// Throws the reference's error when the scope does not allow `gate`. Admin calls

@@ -17,18 +17,6 @@ enum RefreshTokenFormat {
         json.setIfPresent("secondFactor", record.secondFactor.map { .object($0) })
         json.setIfPresent("tenantId", record.scope.tenantId.map { .string($0) })
         json["tokenId"] = .string(tokenId)
-        return standardBase64(Array(json.compactString.utf8))
-    }
-
-    /// RFC 4648 §4 (`+`, `/`, `=` padding), as Node's `Buffer.toString("base64")` writes it.
-    static func standardBase64(_ bytes: [UInt8]) -> String {
-        let urlSafe = Base64URL.encode(bytes).map { character -> Character in
-            switch character {
-            case "-": return "+"
-            case "_": return "/"
-            default: return character
-            }
-        }
-        return String(urlSafe) + String(repeating: "=", count: (4 - urlSafe.count % 4) % 4)
+        return Base64Encoding.standard.encode(json.encoded())
     }
 }
