@@ -7,27 +7,25 @@
 #include <stdarg.h>
 #include <microhttpd.h>
 
-// MHD_start_daemon is variadic, which Swift cannot call: this fixes the threading model
-// (internal thread pool, ITC so the daemon can be quiesced, and suspend/resume so a long-poll
-// holds no thread). poll(), not epoll: MHD's edge-triggered epoll can miss a client's half-close
-// that arrives with the last bytes of a truncated body, holding the connection until it times out. and takes the few knobs the server varies as
-// plain arguments.
+// MHD_start_daemon is variadic, which Swift cannot call: this fixes the threading model (one
+// internal thread, ITC so it can be told of new connections, and suspend/resume so a long-poll
+// holds no thread) and takes the few knobs the server varies as plain arguments. poll(), not
+// epoll: MHD's edge-triggered epoll can miss a client's half-close that arrives with the last
+// bytes of a truncated body, holding the connection until it times out.
+// No listening socket and no thread pool: the server runs one such daemon per thread, accepts
+// connections itself, looks at each one's first request head, and hands it with
+// MHD_add_connection to a daemon whose thread is not busy in a handler (MHD's own pool would pick
+// a worker by the socket's number, busy or not).
 // The limits are explicit: a connection's memory pool (which holds the request line, the headers
 // and MHD's record of each header and query parameter), the number of open connections, and the
 // idle timeout. The URI log callback sees the request line before MHD parses its query.
 static inline struct MHD_Daemon *cmhd_start_daemon(
-    int use_ipv6, const struct sockaddr *address, unsigned int thread_count,
     unsigned int connection_timeout_seconds, size_t connection_memory_bytes, unsigned int connection_limit,
     MHD_AccessHandlerCallback access_handler, MHD_RequestCompletedCallback request_completed,
     void *(*uri_log)(void *context, const char *uri, struct MHD_Connection *connection), void *context) {
-    unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
-    if (use_ipv6) flags |= MHD_USE_IPv6;
-    // A pool of one is not a pool: MHD then wants the option left out.
-    unsigned int pool_size = thread_count > 1 ? thread_count : 0;
+    unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_NO_LISTEN_SOCKET;
     return MHD_start_daemon(
         flags, 0, NULL, NULL, access_handler, context,
-        MHD_OPTION_SOCK_ADDR, address,
-        MHD_OPTION_THREAD_POOL_SIZE, pool_size,
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
         MHD_OPTION_NOTIFY_COMPLETED, request_completed, context,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_bytes,
@@ -36,10 +34,10 @@ static inline struct MHD_Daemon *cmhd_start_daemon(
         MHD_OPTION_END);
 }
 
-// MHD_get_daemon_info is variadic too; this asks it only for the port the kernel bound.
-static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-    return info == NULL ? 0 : info->port;
+// MHD_get_daemon_info is variadic too; this asks it only for the daemon's open connections.
+static inline unsigned int cmhd_open_connections(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info == NULL ? 0 : info->num_connections;
 }
 
 #endif

@@ -1,6 +1,7 @@
 /// What one request and the server as a whole may use, set explicitly rather than left to
 /// libmicrohttpd's defaults. A request over a limit is refused before the handler sees it, with
-/// the answer `HTTPHandler.respondToRefusal` renders.
+/// the answer `HTTPHandler.respondToRefusal` renders: a new connection's first request head by
+/// `ConnectionScreener`, before libmicrohttpd reads it, and every request again in its callbacks.
 public struct HTTPLimits: Sendable, Equatable {
     /// The request target (path and query, as sent). Longer: 414.
     public var maximumURLBytes: Int
@@ -10,7 +11,8 @@ public struct HTTPLimits: Sendable, Equatable {
     public var maximumHeaderCount: Int
     /// Header names and values together. More: 431.
     public var maximumHeaderBytes: Int
-    /// Open connections; libmicrohttpd refuses (closes) a connection over the limit at accept.
+    /// Open connections; one over the limit is closed at once. The same number again may be
+    /// accepted and waiting for their first request head (see `ConnectionScreener`).
     public var maximumConnections: Int
 
     public init(
@@ -23,6 +25,13 @@ public struct HTTPLimits: Sendable, Equatable {
         self.maximumHeaderBytes = maximumHeaderBytes
         self.maximumConnections = maximumConnections
     }
+
+    /// The whole request head (request line, header lines, line ends), as the screener reads a
+    /// new connection's first one: what the URL and header limits let through, with 8 bytes a
+    /// field for `: `, line ends and folding, and 1 KiB for the method and version. Longer: 431
+    /// (414 while the request line itself has not ended). It also keeps every head handed to
+    /// libmicrohttpd well inside `connectionMemoryBytes`.
+    public var maximumHeadBytes: Int { maximumURLBytes + maximumHeaderBytes + 8 * maximumHeaderCount + 1024 }
 
     /// libmicrohttpd's memory pool per connection. It holds the request line, the headers and a
     /// record (about 56 bytes) of each header and parameter; a head that outgrows it gets
@@ -45,6 +54,16 @@ public struct HTTPRefusal: Sendable, Equatable, CustomStringConvertible {
         case bodyTooLarge(limit: Int)
         /// Content-Length that is not one decimal number (`abc`, `-1`, `1.5`, empty, `0x10`, two values).
         case malformedContentLength
+        /// The request line and header fields together are over `HTTPLimits.maximumHeadBytes`.
+        case headTooLarge(limit: Int)
+        /// Transfer-Encoding other than one `chunked`: the body's end could not be found.
+        case unsupportedTransferEncoding
+        /// Not `METHOD target HTTP/d.d` (no target, no version, a NUL byte).
+        case malformedRequestLine
+        /// A header line without a colon, or with a NUL byte.
+        case malformedHeaderLine
+        /// A well-formed version other than HTTP/1.x (`HTTP/2.0`, `HTTP/0.9`).
+        case unsupportedHTTPVersion
     }
 
     public let reason: Reason
@@ -54,9 +73,10 @@ public struct HTTPRefusal: Sendable, Equatable, CustomStringConvertible {
     public var status: Int {
         switch reason {
         case .urlTooLong, .tooManyQueryParameters: 414
-        case .tooManyHeaders, .headersTooLarge: 431
+        case .tooManyHeaders, .headersTooLarge, .headTooLarge: 431
         case .bodyTooLarge: 413
-        case .malformedContentLength: 400
+        case .malformedContentLength, .unsupportedTransferEncoding, .malformedRequestLine, .malformedHeaderLine: 400
+        case .unsupportedHTTPVersion: 505
         }
     }
 
@@ -69,6 +89,11 @@ public struct HTTPRefusal: Sendable, Equatable, CustomStringConvertible {
         case .headersTooLarge(let limit): "The request's header fields are larger than \(limit) bytes."
         case .bodyTooLarge(let limit): "The request body is larger than \(limit) bytes."
         case .malformedContentLength: "The request's Content-Length is not a single decimal number."
+        case .headTooLarge(let limit): "The request line and header fields are larger than \(limit) bytes."
+        case .unsupportedTransferEncoding: "The request's Transfer-Encoding is not chunked."
+        case .malformedRequestLine: "The request line is not METHOD, target and HTTP version."
+        case .malformedHeaderLine: "A request header line is not a name, a colon and a value."
+        case .unsupportedHTTPVersion: "The request's HTTP version is not 1.x."
         }
     }
 }

@@ -12,7 +12,8 @@ public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// An HTTP/1.1 server on libmicrohttpd's internal thread pool.
+/// An HTTP/1.1 server on libmicrohttpd: one daemon thread per `threadCount`, fed by a thread that
+/// accepts the connections and screens their first request head (`ConnectionScreener`).
 ///
 /// The handler runs on MHD's threads, synchronously, once per request. Lifecycle calls (`start`,
 /// `shutdown`, `port`) may come from any thread; `shutdown` must not be called from the handler,

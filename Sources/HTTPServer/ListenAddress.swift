@@ -28,6 +28,9 @@ struct ListenAddress: CustomStringConvertible {
         }
     }
 
+    /// The size of the address `withSocketAddress` hands over.
+    var length: socklen_t { socklen_t(isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size) }
+
     func withSocketAddress<Result>(_ body: (UnsafePointer<sockaddr>) throws(HTTPServerError) -> Result)
         throws(HTTPServerError) -> Result
     {

@@ -4,22 +4,45 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// What MHD's threads need to turn a connection's request into a handler call: the handler, the
-/// limits and the in-flight count. It is the daemon's callback context (retained by the daemon
+/// limits and the in-flight count. It is a daemon's callback context (retained by the daemon
 /// owner until `MHD_stop_daemon` returns), so the callbacks never touch `HTTPServer` itself and
-/// its deinit cannot race a request.
+/// its deinit cannot race a request. Each daemon has its own, sharing the in-flight count and the
+/// suspended requests with its siblings.
 final class RequestDispatcher: Sendable {
     let handler: any HTTPHandler
     let maximumBodyBytes: Int
     let limits: HTTPLimits
-    let inFlight = InFlightRequests()
-    let suspended = SuspendedRequests()
+    let inFlight: InFlightRequests
+    let suspended: SuspendedRequests
+    /// Handler calls running now on this dispatcher's daemon thread (0 or 1), so a new connection
+    /// goes to a daemon whose thread is free.
+    let busy = Atomic<Int>(0)
 
     init(handler: any HTTPHandler, maximumBodyBytes: Int, limits: HTTPLimits = HTTPLimits()) {
         self.handler = handler
         self.maximumBodyBytes = maximumBodyBytes
         self.limits = limits
+        inFlight = InFlightRequests()
+        suspended = SuspendedRequests()
+    }
+
+    /// One for another daemon of the same server.
+    init(siblingOf dispatcher: RequestDispatcher) {
+        handler = dispatcher.handler
+        maximumBodyBytes = dispatcher.maximumBodyBytes
+        limits = dispatcher.limits
+        inFlight = dispatcher.inFlight
+        suspended = dispatcher.suspended
+    }
+
+    /// The answer to a refusal, sent with `refusal.status`: a body over the limit has the
+    /// handler's own answer for that.
+    func answer(to refusal: HTTPRefusal) -> HTTPResponse {
+        if case .bodyTooLarge(let limit) = refusal.reason { return handler.respondToOversizedBody(limit: limit) }
+        return handler.respondToRefusal(refusal)
     }
 
     /// The C callback signatures, bound to the functions below.
@@ -75,18 +98,17 @@ private func handleAccess(
         pending.headersChecked = true
         pending.headers = values(of: .HEADER_KIND, on: connection)
         if let refusal = pending.refusal ?? headerRefusal(pending.headers, dispatcher.limits) {
-            return queue(dispatcher.handler.respondToRefusal(refusal), status: refusal.status, on: connection)
+            return queue(dispatcher.answer(to: refusal), status: refusal.status, on: connection)
         }
-        switch declaredContentLength(pending.headers) {
-        case .malformed:
-            let refusal = HTTPRefusal(.malformedContentLength)
-            return queue(dispatcher.handler.respondToRefusal(refusal), status: refusal.status, on: connection)
+        switch declaredBody(pending.headers) {
+        case .refused(let refusal):
+            return queue(dispatcher.answer(to: refusal), status: refusal.status, on: connection)
         case .length(let length) where length > limit:
             pending.isOversized = true
             return queue(dispatcher.handler.respondToOversizedBody(limit: limit), status: 413, on: connection)
         case .length(let length):
             pending.body.reserveCapacity(length)
-        case .absent:
+        case .none, .chunked:
             break
         }
         return .YES
@@ -126,6 +148,8 @@ private func handleAccess(
     pending.body = []
     pending.isCounted = true
     dispatcher.inFlight.begin()
+    dispatcher.busy.add(1, ordering: .relaxed)
+    defer { dispatcher.busy.subtract(1, ordering: .relaxed) }
     switch dispatcher.handler.reply(to: request) {
     case .now(let response):
         return queue(response, status: nil, on: connection)
@@ -168,7 +192,8 @@ private func handleRequestLine(
     if let context, let uri {
         let limits = Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue().limits
         let length = Int(strlen(uri))
-        pending.refusal = urlRefusal(uri, length: length, limits)
+        pending.refusal = limits.refusal(
+            forTarget: UnsafeBufferPointer(start: UnsafeRawPointer(uri).assumingMemoryBound(to: UInt8.self), count: length))
         if pending.refusal != nil, let question = UnsafeBufferPointer(start: uri, count: length).firstIndex(of: 0x3F) {
             UnsafeMutablePointer(mutating: uri)[question + 1] = 0  // within the string: its NUL is at `length`
         }
@@ -176,41 +201,26 @@ private func handleRequestLine(
     return Unmanaged.passRetained(pending).toOpaque()
 }
 
-/// The request target against its limits: its length, then its `&`-separated parameters.
-private func urlRefusal(_ uri: UnsafePointer<CChar>, length: Int, _ limits: HTTPLimits) -> HTTPRefusal? {
-    let target = UnsafeBufferPointer(start: UnsafeRawPointer(uri).assumingMemoryBound(to: UInt8.self), count: length)
-    if target.count > limits.maximumURLBytes { return HTTPRefusal(.urlTooLong(limit: limits.maximumURLBytes)) }
-    guard let question = target.firstIndex(of: UInt8(ascii: "?")) else { return nil }
-    let ampersand = UInt8(ascii: "&")
-    let parameters = 1 + target[(question + 1)...].reduce(0) { count, byte in byte == ampersand ? count + 1 : count }
-    if parameters > limits.maximumQueryParameters {
-        return HTTPRefusal(.tooManyQueryParameters(limit: limits.maximumQueryParameters))
-    }
-    return nil
-}
-
 // MARK: - Reading the request
 
-private enum DeclaredLength {
-    case absent, malformed
-    case length(Int)
-}
-
-private func declaredContentLength(_ headers: [(name: String, value: String)]) -> DeclaredLength {
-    let values = headers.filter { $0.name.lowercased() == "content-length" }
-    guard let text = values.first?.value else { return .absent }  // MHD has trimmed the value already
-    guard values.count == 1, !text.isEmpty,
-        text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-    else { return .malformed }
-    return .length(Int(text) ?? Int.max)  // all digits but too big for Int is certainly too big
+/// How the body ends, from the Content-Length and Transfer-Encoding fields (MHD has dropped the
+/// values' leading blanks already).
+private func declaredBody(_ fields: [(name: String, value: String)]) -> DeclaredBody {
+    var lengths: [String] = []
+    var codings: [String] = []
+    for field in fields {
+        if DeclaredBody.isContentLength(field.name) {
+            lengths.append(field.value)
+        } else if DeclaredBody.isTransferEncoding(field.name) {
+            codings.append(field.value)
+        }
+    }
+    return DeclaredBody(contentLengths: lengths, transferEncodings: codings)
 }
 
 /// The header fields against their limits (count, then bytes of names and values).
 private func headerRefusal(_ fields: [(name: String, value: String)], _ limits: HTTPLimits) -> HTTPRefusal? {
-    if fields.count > limits.maximumHeaderCount { return HTTPRefusal(.tooManyHeaders(limit: limits.maximumHeaderCount)) }
-    let bytes = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
-    if bytes > limits.maximumHeaderBytes { return HTTPRefusal(.headersTooLarge(limit: limits.maximumHeaderBytes)) }
-    return nil
+    limits.refusal(forHeaderCount: fields.count, bytes: fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
 }
 
 /// Pairs of one kind in arrival order, as MHD decoded them (`%XX`, and `+` as a space in query

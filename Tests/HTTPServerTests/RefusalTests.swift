@@ -66,6 +66,36 @@ import Testing
         try expectRefused("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}", status: 400)
     }
 
+    /// What libmicrohttpd 0.9.75 answers with its own HTML page, before any callback, when it is
+    /// the first request of a connection: the screener answers it instead.
+    @Test(arguments: [
+        ("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n{}", 400),
+        ("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n{}", 400),
+        ("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 1.5\r\n\r\n{}", 400),
+        ("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n\r\n{}", 400),
+        ("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 0x10\r\n\r\n{}", 400),
+        ("POST /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n{}", 400),
+        ("GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505),
+        ("GET / HTTP/0.9\r\nHost: x\r\n\r\n", 505),
+        ("GET / FOO/1.1\r\nHost: x\r\n\r\n", 400),
+        ("GET /\r\n\r\n", 400),
+        ("GARBAGE\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost x\r\n\r\n", 400),
+        ("GET /\(String(repeating: "a", count: 300 << 10)) HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+        ("GET / HTTP/1.1\r\nHost: x\r\n\((0..<1200).map { "X-\($0): \(String(repeating: "v", count: 250))\r\n" }.joined())\r\n", 431),
+    ])
+    func whatLibmicrohttpdAnswersItselfIsOursOnAFirstRequest(_ raw: String, status: Int) throws {
+        try expectRefused(raw, status: status)
+    }
+
+    @Test func aContentLengthTooBigForAnyNumberIsTheOversizedBodyAnswer() throws {
+        let (text, handled) = try refusal(of: "POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: \(String(repeating: "9", count: 30))\r\n\r\n")
+        #expect(text.hasPrefix("HTTP/1.1 413 "), "\(text.prefix(200))")
+        #expect(text.ranges(of: "HTTP/1.").count == 1, "one status line: \(text.prefix(400))")
+        #expect(text.hasSuffix("{\"limit\":1048576}"), "\(text.prefix(400))")
+        #expect(handled == 0)
+    }
+
     @Test func requestsWithinTheLimitsAreServed() throws {
         let handler = RefusingHandler()
         let server = try startedServer(handler)

@@ -151,6 +151,26 @@ REFUSALS = {
                             400),
     "oversized-body": (f"POST {SIGN_UP} HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n", 413),
 }
+# What libmicrohttpd 0.9.75 answers with its own HTML before any hook of ours (a malformed
+# Content-Length with its status line twice): the first request of a connection is screened first.
+for value in ["abc", "-1", "1.5", "", "0x10", "5 "]:
+    REFUSALS[f"content-length-{value or 'empty'}"] = (
+        f"POST {SIGN_UP} HTTP/1.1\r\nHost: x\r\nContent-Length: {value}\r\n\r\n{{}}", 400)
+REFUSALS.update({
+    "content-length-30-digits": (f"POST {SIGN_UP} HTTP/1.1\r\nHost: x\r\nContent-Length: {'9' * 30}\r\n\r\n", 413),
+    "transfer-encoding-gzip": (f"POST {SIGN_UP} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n{{}}", 400),
+    "http-2.0": ("GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505),
+    "http-0.9": ("GET / HTTP/0.9\r\nHost: x\r\n\r\n", 505),
+    "no-version": ("GET /\r\n\r\n", 400),
+    "garbage-version": ("GET / SPDY/3\r\nHost: x\r\n\r\n", 400),
+    "garbage-line": ("\x16\x03\x01 garbage\r\n\r\n", 400),
+    "header-without-colon": ("GET / HTTP/1.1\r\nHost x\r\n\r\n", 400),
+    "folded-header": ("GET / HTTP/1.1\r\nHost: x\r\nX-A: b\r\n c\r\n\r\n", 400),
+    "300k-url": (f"GET /{'a' * (300 << 10)} HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+    "300k-head": ("GET / HTTP/1.1\r\nHost: x\r\n" + "".join(f"X-{i}: {'v' * 250}\r\n" for i in range(1200)) + "\r\n",
+                  431),
+    "300k-header": (f"GET / HTTP/1.1\r\nHost: x\r\nX-Big: {'v' * (300 << 10)}\r\n\r\n", 431),
+})
 
 
 @pytest.mark.parametrize("name", REFUSALS)
@@ -165,6 +185,30 @@ def test_http_layer_refusals_are_google_errors_with_one_status_line(own_emulator
     assert error["code"] == status and error["status"] == "INVALID_ARGUMENT", error
     assert error["message"].startswith(("INVALID_ARGUMENT : ", "Request payload is larger")), error
     assert seconds < 1, f"answered after {seconds:.2f} s"
+    # The server is still up and serves the next request.
+    assert own_emulator.process.poll() is None, own_emulator.output()
+    assert requests.get(f"http://{own_emulator.host}/", timeout=5).status_code == 200
+
+
+def test_a_refused_client_still_sending_its_body_reads_the_whole_answer(own_emulator):
+    raw = f"POST {SIGN_UP} HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n" + "x" * (512 << 10)
+    received, seconds = raw_exchange(own_emulator.host, raw.encode(), half_close=True)
+    head, _, body = received.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 "), received[:300]
+    assert json.loads(body)["error"]["code"] == 400
+    assert seconds < 1, f"answered after {seconds:.2f} s"
+
+
+def test_after_the_first_request_of_a_connection_libmicrohttpd_still_answers_itself(own_emulator):
+    """The documented residual: only a connection's first request head is screened. A malformed
+    Content-Length on a later request of a kept-alive connection still gets libmicrohttpd's HTML
+    (its status line twice). If this starts failing, the residual is gone: update the README."""
+    good = "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+    bad = f"POST {SIGN_UP} HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n{{}}"
+    received, _ = raw_exchange(own_emulator.host, (good + bad).encode())
+    assert received.startswith(b"HTTP/1.1 200 "), received[:300]
+    later = received[received.index(b"HTTP/1.1 ", 1):]
+    assert later.startswith(b"HTTP/1.1 400 ") and b"<html>" in later, later[:300]
 
 
 def test_a_truncated_body_then_half_close_is_dropped_at_once_and_sigterm_is_prompt():

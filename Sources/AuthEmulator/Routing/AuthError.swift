@@ -46,9 +46,15 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
             status: "INVALID_ARGUMENT")
     }
 
-    /// A request the HTTP server refused before routing it (400, 414 or 431).
+    /// A request the HTTP server refused before routing it (400, 414, 431 or 505).
     public static func refused(_ refusal: HTTPRefusal) -> AuthError {
-        let reason = refusal.status == 400 ? "badRequest" : refusal.status == 414 ? "uriTooLong" : "requestHeaderFieldsTooLarge"
+        let reason =
+            switch refusal.status {
+            case 400: "badRequest"
+            case 414: "uriTooLong"
+            case 505: "httpVersionNotSupported"
+            default: "requestHeaderFieldsTooLarge"
+            }
         return AuthError(httpStatus: refusal.status, message: "INVALID_ARGUMENT : \(refusal)", reason: reason, status: "INVALID_ARGUMENT")
     }
 

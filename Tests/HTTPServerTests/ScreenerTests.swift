@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HTTPServer
+import HTTPTestSupport
+import Testing
+
+/// The connection screener, over real sockets: a connection is handed to libmicrohttpd once its
+/// first head is in, however it arrives; what sends nothing or gives up holds nothing up; a
+/// refusal reaches a client that is still sending; and the server keeps serving afterwards.
+@Suite struct ScreenerTests {
+    @Test func silentConnectionsHoldNothingUp() throws {
+        let server = try startedServer(RecordingHandler())
+        defer { server.shutdown() }
+        let silent = try (0..<3).map { _ in try RawHTTPConnection(port: server.port) }
+        let started = monotonicSeconds()
+        #expect(try RawHTTPConnection(port: server.port).exchange("GET", "/").status == 200)
+        #expect(monotonicSeconds() - started < 1)
+        #expect(try silent[0].exchange("GET", "/late").status == 200)  // and a silent one may still speak
+    }
+
+    @Test func aHeadSentInPiecesIsServed() throws {
+        let handler = RecordingHandler()
+        let server = try startedServer(handler)
+        defer { server.shutdown() }
+        let connection = try RawHTTPConnection(port: server.port)
+        for piece in ["GET /pie", "ces HTTP/1.1\r\nHo", "st: x\r\n", "\r", "\n"] {
+            try connection.send(piece)
+            usleep(30_000)
+        }
+        #expect(try connection.readResponse().status == 200)
+        #expect(handler.requests.first?.path == "/pieces")
+    }
+
+    /// More looks than the screener makes at full speed, so its pauses between looks are crossed.
+    @Test func aHeadSentAByteAtATimeIsServed() throws {
+        let server = try startedServer(RecordingHandler())
+        defer { server.shutdown() }
+        let connection = try RawHTTPConnection(port: server.port)
+        for byte in "GET /slow HTTP/1.1\r\nHost: x\r\nX-Trickle: yes\r\n\r\n".utf8 {
+            try connection.send([byte])
+            usleep(2_000)
+        }
+        #expect(try connection.readResponse().status == 200)
+    }
+
+    @Test func aPartialHeadThenHalfCloseIsDroppedAtOnce() throws {
+        let server = try startedServer(RecordingHandler())
+        defer { server.shutdown() }
+        let connection = try RawHTTPConnection(port: server.port, timeoutSeconds: 3)
+        try connection.send("GET / HTTP/1.1\r\nHost: x\r\n")
+        usleep(50_000)
+        let started = monotonicSeconds()
+        connection.shutdownWrite()
+        #expect(try connection.readToEnd().isEmpty)
+        #expect(monotonicSeconds() - started < 1)
+    }
+
+    @Test func aSilentConnectionIsClosedAfterTheIdleTimeout() throws {
+        let server = HTTPServer(configuration: .init(port: 0, connectionTimeoutSeconds: 1), handler: RecordingHandler())
+        try server.start()
+        defer { server.shutdown() }
+        let connection = try RawHTTPConnection(port: server.port, timeoutSeconds: 5)
+        let started = monotonicSeconds()
+        #expect(connection.isClosedByServer())
+        #expect(monotonicSeconds() - started > 0.5)
+    }
+
+    @Test func pipelinedRequestsAreAllAnswered() throws {
+        let handler = RecordingHandler()
+        let server = try startedServer(handler)
+        defer { server.shutdown() }
+        let connection = try RawHTTPConnection(port: server.port)
+        try connection.send("GET /one HTTP/1.1\r\nHost: x\r\n\r\nPOST /two HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
+        #expect(try connection.readResponse().status == 200)
+        #expect(try connection.readResponse().status == 200)
+        #expect(handler.requests.map(\.path) == ["/one", "/two"])
+    }
+
+    /// A client still sending its body when refused reads the whole answer: the screener reads
+    /// and drops what it sends instead of resetting the connection.
+    @Test func aRefusedClientThatKeepsSendingGetsTheAnswer() throws {
+        let server = try startedServer(RecordingHandler())
+        defer { server.shutdown() }
+        let connection = try RawHTTPConnection(port: server.port, timeoutSeconds: 3)
+        try? connection.send("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n" + String(repeating: "x", count: 256 << 10))
+        connection.shutdownWrite()
+        let text = String(decoding: try connection.readToEnd(), as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 400 "), "\(text.prefix(200))")
+        #expect(text.contains("Connection: close\r\n"))
+    }
+
+    @Test func theServerServesAfterRefusals() throws {
+        let server = try startedServer(RecordingHandler())
+        defer { server.shutdown() }
+        for raw in ["GET / HTTP/2.0\r\n\r\n", "POST / HTTP/1.1\r\nContent-Length: x\r\n\r\n", "\u{0}\r\n\r\n"] {
+            let connection = try RawHTTPConnection(port: server.port, timeoutSeconds: 3)
+            try connection.send(raw)
+            #expect(!(try connection.readToEnd()).isEmpty)
+        }
+        #expect(try RawHTTPConnection(port: server.port).exchange("GET", "/").status == 200)
+    }
+
+    /// A handler that blocks holds its own thread only: every new connection goes to a daemon
+    /// whose thread is free (handed over by socket number, as libmicrohttpd's own pool would,
+    /// about half of them waited for the slow one).
+    @Test func aBlockedHandlerStallsNoNewConnection() throws {
+        let slowStarted = Signal()
+        let server = try startedServer(
+            RecordingHandler { request in
+                if request.path == "/slow" {
+                    slowStarted.raise()
+                    usleep(2_000_000)
+                }
+                return HTTPResponse(status: 200)
+            })
+        defer { server.shutdown() }
+        let slow = try RawHTTPConnection(port: server.port)
+        try slow.sendRequest("GET", "/slow")
+        #expect(slowStarted.wait(atMost: 5))
+        for _ in 0..<10 {
+            let started = monotonicSeconds()
+            #expect(try RawHTTPConnection(port: server.port, timeoutSeconds: 5).exchange("GET", "/").status == 200)
+            #expect(monotonicSeconds() - started < 1)
+        }
+        #expect(try slow.readResponse().status == 200)
+    }
+
+    /// Connections waiting for their first head are bounded by the connection limit: one over it
+    /// is closed at accept, and the server serves again once they are gone.
+    @Test func connectionsAwaitingAHeadAreBounded() throws {
+        let configuration = HTTPServer.Configuration(port: 0, connectionTimeoutSeconds: 5, limits: HTTPLimits(maximumConnections: 2))
+        let server = HTTPServer(configuration: configuration, handler: RecordingHandler())
+        try server.start()
+        defer { server.shutdown() }
+        var silent = try (0..<2).map { _ in try RawHTTPConnection(port: server.port, timeoutSeconds: 3) }
+        usleep(100_000)
+        let over = try RawHTTPConnection(port: server.port, timeoutSeconds: 3)
+        #expect(over.isClosedByServer())
+        silent.removeAll()
+        usleep(100_000)
+        #expect(try RawHTTPConnection(port: server.port).exchange("GET", "/").status == 200)
+    }
+}
+
+private func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
