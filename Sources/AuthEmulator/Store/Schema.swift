@@ -330,5 +330,19 @@ enum Schema {
                 CREATE INDEX users_by_initial_email ON users (project_id, tenant_id, initial_email)
                     WHERE initial_email IS NOT NULL;
                 """),
+            Migration(
+            version: 17, name: "fake password hashes without the repeated salt",
+            sql: """
+                -- The emulator's own hash, `fakeHash:salt=<salt>:password=<password>`, repeats the salt
+                -- column: such a hash is kept as the password alone (about 50 bytes less per user) and
+                -- read back as the same string. `=` compares bytes, so only an exact prefix moves.
+                ALTER TABLE users ADD COLUMN fake_password TEXT;
+                UPDATE users
+                SET fake_password = substr(password_hash, length('fakeHash:salt=' || salt || ':password=') + 1),
+                    password_hash = NULL
+                WHERE password_hash IS NOT NULL AND salt IS NOT NULL
+                    AND substr(password_hash, 1, length('fakeHash:salt=' || salt || ':password='))
+                        = 'fakeHash:salt=' || salt || ':password=';
+                """),
     ]
 }
