@@ -317,7 +317,7 @@ enum Schema {
                 """,
             transform: RefreshTokenRepository.digestTokensIssuedBefore15),
             Migration(
-            version: 16, name: "user indexes: no empty entries, initial email",
+            version: 16, name: "user indexes: no empty entries; initial email, second factors, passkeys",
             sql: """
                 -- Users without a phone number (most) or an email (anonymous ones) need no entry: every
                 -- query on these columns compares them with a value, which implies IS NOT NULL.
@@ -329,6 +329,10 @@ enum Schema {
                 -- before a change: without an index, each read every user.
                 CREATE INDEX users_by_initial_email ON users (project_id, tenant_id, initial_email)
                     WHERE initial_email IS NOT NULL;
+                -- Whether another user holds a second factor's id, or whose passkey a credential is, is
+                -- asked of the users that have any: without these, each question read every user.
+                CREATE INDEX users_with_second_factors ON users (project_id, tenant_id) WHERE mfa_info IS NOT NULL;
+                CREATE INDEX users_with_passkeys ON users (project_id, tenant_id, local_id) WHERE passkey_info IS NOT NULL;
                 """),
             Migration(
             version: 17, name: "fake password hashes without the repeated salt",
