@@ -42,6 +42,7 @@ struct Migrator {
                 guard try connection.queryFirst("SELECT 1 FROM schema_migrations WHERE version = ?", [version]) == nil
                 else { return }
                 try connection.executeScript(migration.sql)
+                try migration.transform?(connection)
                 try connection.execute(
                     "INSERT INTO schema_migrations (version, name) VALUES (?, ?)", [version, .text(migration.name)])
             }

@@ -79,4 +79,43 @@ import SQLiteStore
             #expect(!halfExists)
         }
     }
+
+    @Test func aTransformRunsAfterItsSQLInTheSameTransaction() throws {
+        try withTemporaryDirectory { directory in
+            let path = "\(directory)/transform.sqlite"
+            do {
+                let database = try SQLiteDatabase(location: .file(path), migrations: steps)
+                try database.write { try $0.execute("INSERT INTO users (name) VALUES ('ada'), ('grace')") }
+            }
+            let upper = Migration(
+                version: 3, name: "upper-case names", sql: "ALTER TABLE users ADD COLUMN shout TEXT;",
+                transform: { connection in
+                    for row in try connection.query("SELECT id, name FROM users") {
+                        try connection.execute(
+                            "UPDATE users SET shout = ? WHERE id = ?", [.text(row[1].text?.uppercased() ?? ""), row[0]])
+                    }
+                })
+            let database = try SQLiteDatabase(location: .file(path), migrations: steps + [upper])
+            #expect(database.schemaVersion == 3)
+            let shouted = try database.read { try $0.query("SELECT shout FROM users ORDER BY id").map { $0[0] } }
+            #expect(shouted == ["ADA", "GRACE"])
+        }
+    }
+
+    @Test func aFailingTransformRollsBackItsSQL() throws {
+        try withTemporaryDirectory { directory in
+            let path = "\(directory)/failing-transform.sqlite"
+            let failing = Migration(
+                version: 3, name: "fails", sql: "CREATE TABLE half (x);", transform: { _ in throw ExpectedFailure() })
+            #expect(throws: ExpectedFailure.self) {
+                try SQLiteDatabase(location: .file(path), migrations: steps + [failing])
+            }
+            let database = try SQLiteDatabase(location: .file(path), migrations: steps)
+            #expect(database.schemaVersion == 2)
+            let halfExists = try database.read {
+                try $0.queryFirst("SELECT 1 FROM sqlite_schema WHERE name = 'half'") != nil
+            }
+            #expect(!halfExists)
+        }
+    }
 }

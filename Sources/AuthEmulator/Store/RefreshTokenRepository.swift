@@ -1,9 +1,13 @@
+import JOSE
 import JSON
 import SQLiteStore
 
 /// What a refresh token stands for. The token string is the official emulator's readable format
 /// (`RefreshTokenFormat`) with a random part, but the meaning lives in the store and is never read
 /// from the string, so tokens survive restarts with `--data` and can be revoked.
+///
+/// The store keeps the SHA-256 of the string, not the string (about 300 bytes of base64 JSON, and
+/// as much again in its index): a lookup hashes the token presented and matches all 32 bytes.
 struct RefreshTokenRecord: Sendable {
     var token: String
     var scope: UserScope
@@ -21,12 +25,12 @@ struct RefreshTokenRepository {
     func insert(_ record: RefreshTokenRecord) throws {
         try connection.execute(
             """
-            INSERT INTO refresh_tokens (token, project_id, tenant_id, local_id, sign_in_provider, extra_claims,
-                second_factor, issued_at)
+            INSERT INTO refresh_tokens (token_sha256, project_id, tenant_id, local_id, sign_in_provider,
+                extra_claims, second_factor, issued_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                .text(record.token), .text(record.scope.projectId), .text(record.scope.tenantKey), .text(record.localId),
+                .blob(Self.digest(of: record.token)), .text(record.scope.projectId), .text(record.scope.tenantKey), .text(record.localId),
                 .text(record.signInProvider), SQLiteValue(record.extraClaims?.compactString),
                 SQLiteValue(record.secondFactor?.compactString), .integer(record.issuedAt.millisecondsSinceEpoch),
             ])
@@ -37,8 +41,8 @@ struct RefreshTokenRepository {
             let row = try connection.queryFirst(
                 """
                 SELECT project_id, tenant_id, local_id, sign_in_provider, extra_claims, second_factor, issued_at
-                FROM refresh_tokens WHERE token = ?
-                """, [.text(token)])
+                FROM refresh_tokens WHERE substr(token_sha256, 1, 8) = substr(?1, 1, 8) AND token_sha256 = ?1
+                """, [.blob(Self.digest(of: token))])
         else { return nil }
         let tenant = row["tenant_id"].text ?? ""
         return RefreshTokenRecord(
@@ -48,5 +52,35 @@ struct RefreshTokenRepository {
             extraClaims: row["extra_claims"].text.flatMap { try? JSONValue(parsing: $0).objectValue },
             secondFactor: row["second_factor"].text.flatMap { try? JSONValue(parsing: $0).objectValue },
             issuedAt: Instant(millisecondsSinceEpoch: row["issued_at"].integer ?? 0))
+    }
+
+    /// The stored form of a token string; the index holds its first 8 bytes.
+    static func digest(of token: String) -> [UInt8] { SHA256.hash(token.utf8) }
+}
+
+extension RefreshTokenRepository {
+    /// Migration 15: moves the tokens of `refresh_tokens_by_string` (the whole string as the key)
+    /// into `refresh_tokens` by digest, in issue order, a page at a time, then drops the old table.
+    @Sendable static func digestTokensIssuedBefore15(_ connection: SQLiteConnection) throws {
+        var after: Int64 = 0
+        while true {
+            let rows = try connection.query(
+                """
+                SELECT rowid, token, project_id, tenant_id, local_id, sign_in_provider, extra_claims, second_factor,
+                    issued_at
+                FROM refresh_tokens_by_string WHERE rowid > ? ORDER BY rowid LIMIT 1000
+                """, [.integer(after)])
+            guard let last = rows.last else { break }
+            for row in rows {
+                try connection.execute(
+                    """
+                    INSERT INTO refresh_tokens (token_sha256, project_id, tenant_id, local_id, sign_in_provider,
+                        extra_claims, second_factor, issued_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.blob(digest(of: row[1].text ?? ""))] + row.values[2...])
+            }
+            after = last[0].integer ?? Int64.max
+        }
+        try connection.execute("DROP TABLE refresh_tokens_by_string")
     }
 }

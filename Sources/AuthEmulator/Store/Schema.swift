@@ -293,5 +293,60 @@ enum Schema {
                 CREATE INDEX outbox_by_status ON outbox_messages (project_id, delivery_status, id);
                 CREATE INDEX outbox_by_forwarding ON outbox_messages (project_id, forwarded_to, id);
                 """),
+            Migration(
+            version: 15, name: "refresh tokens by digest",
+            sql: """
+                -- A refresh token is kept as the SHA-256 of its string (32 bytes, not ~300 of base64
+                -- JSON twice, in the row and its primary key). Rows in issue order; the index holds the
+                -- digest's first 8 bytes, the lookup compares all 32.
+                ALTER TABLE refresh_tokens RENAME TO refresh_tokens_by_string;
+                CREATE TABLE refresh_tokens (
+                    id INTEGER PRIMARY KEY,
+                    token_sha256 BLOB NOT NULL,
+                    project_id TEXT NOT NULL,
+                    tenant_id TEXT NOT NULL,
+                    local_id TEXT NOT NULL,
+                    sign_in_provider TEXT NOT NULL,
+                    extra_claims TEXT,
+                    second_factor TEXT,
+                    issued_at INTEGER NOT NULL
+                );
+                CREATE INDEX refresh_tokens_by_digest ON refresh_tokens (substr(token_sha256, 1, 8));
+                -- Clearing a project or tenant deletes its tokens.
+                CREATE INDEX refresh_tokens_by_scope ON refresh_tokens (project_id, tenant_id);
+                """,
+            transform: RefreshTokenRepository.digestTokensIssuedBefore15),
+            Migration(
+            version: 16, name: "user indexes: no empty entries; initial email, second factors, passkeys",
+            sql: """
+                -- Users without a phone number (most) or an email (anonymous ones) need no entry: every
+                -- query on these columns compares them with a value, which implies IS NOT NULL.
+                DROP INDEX users_by_phone;
+                CREATE INDEX users_by_phone ON users (project_id, tenant_id, phone_number) WHERE phone_number IS NOT NULL;
+                DROP INDEX users_by_email;
+                CREATE INDEX users_by_email ON users (project_id, tenant_id, email) WHERE email IS NOT NULL;
+                -- The admin lookup by `initialEmail` and RECOVER_EMAIL find a user by the email it had
+                -- before a change: without an index, each read every user.
+                CREATE INDEX users_by_initial_email ON users (project_id, tenant_id, initial_email)
+                    WHERE initial_email IS NOT NULL;
+                -- Whether another user holds a second factor's id, or whose passkey a credential is, is
+                -- asked of the users that have any: without these, each question read every user.
+                CREATE INDEX users_with_second_factors ON users (project_id, tenant_id) WHERE mfa_info IS NOT NULL;
+                CREATE INDEX users_with_passkeys ON users (project_id, tenant_id, local_id) WHERE passkey_info IS NOT NULL;
+                """),
+            Migration(
+            version: 17, name: "fake password hashes without the repeated salt",
+            sql: """
+                -- The emulator's own hash, `fakeHash:salt=<salt>:password=<password>`, repeats the salt
+                -- column: such a hash is kept as the password alone (about 50 bytes less per user) and
+                -- read back as the same string. `=` compares bytes, so only an exact prefix moves.
+                ALTER TABLE users ADD COLUMN fake_password TEXT;
+                UPDATE users
+                SET fake_password = substr(password_hash, length('fakeHash:salt=' || salt || ':password=') + 1),
+                    password_hash = NULL
+                WHERE password_hash IS NOT NULL AND salt IS NOT NULL
+                    AND substr(password_hash, 1, length('fakeHash:salt=' || salt || ':password='))
+                        = 'fakeHash:salt=' || salt || ':password=';
+                """),
     ]
 }

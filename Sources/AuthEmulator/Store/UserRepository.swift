@@ -10,7 +10,7 @@ struct UserRepository {
         local_id, email, email_verified, display_name, photo_url, phone_number, password_hash, salt,
         password_updated_at, valid_since, created_at, last_login_at, last_refresh_at, disabled,
         custom_attributes, custom_auth, email_link_signin, initial_email, mfa_info, passkey_info, password_hash_config,
-        screen_name
+        screen_name, fake_password
         """
 
     // MARK: Reads
@@ -104,7 +104,7 @@ struct UserRepository {
                 .replacingOccurrences(of: "_", with: "\\_")
             arguments.append(.text("%\(escaped)%"))
             let lowered = text.lowercased()
-            let derived = lowered == "password" ? " OR password_hash IS NOT NULL OR email_link_signin = 1"
+            let derived = lowered == "password" ? " OR password_hash IS NOT NULL OR fake_password IS NOT NULL OR email_link_signin = 1"
                 : lowered == "phone" ? " OR phone_number IS NOT NULL" : ""
             clause += """
                  AND (local_id LIKE ?5 ESCAPE '\\' OR email LIKE ?5 ESCAPE '\\' OR phone_number LIKE ?5 ESCAPE '\\'
@@ -144,8 +144,8 @@ struct UserRepository {
         user.photoUrl = row["photo_url"].text
         user.screenName = row["screen_name"].text
         user.phoneNumber = row["phone_number"].text
-        user.passwordHash = row["password_hash"].text
         user.salt = row["salt"].text
+        user.passwordHash = row["password_hash"].text ?? row["fake_password"].text.map { Self.fakeHashPrefix(salt: user.salt ?? "") + $0 }
         user.passwordUpdatedAt = row["password_updated_at"].integer.map(Instant.init(millisecondsSinceEpoch:))
         user.validSinceSeconds = row["valid_since"].integer
         user.lastLoginAt = row["last_login_at"].integer.map(Instant.init(millisecondsSinceEpoch:))
@@ -166,6 +166,19 @@ struct UserRepository {
     }
 
     /// A JSON array column, one element per entry (nil and malformed text read as empty).
+    /// `fakeHash:salt=<salt>:password=`: what the emulator's own hash of a password holds before it.
+    private static func fakeHashPrefix(salt: String) -> String { FakePasswordHash.hash("", salt: salt) }
+
+    /// The columns for `user.passwordHash`: the emulator's own hash of the user's salt is kept as
+    /// the password alone (`fake_password`), since the rest repeats the salt; any other hash as is.
+    /// Compared as bytes, so reading it back rebuilds exactly the same string.
+    private static func storedPassword(_ user: UserRecord) -> (hash: SQLiteValue, fakePassword: SQLiteValue) {
+        guard let hash = user.passwordHash, let salt = user.salt else { return (SQLiteValue(user.passwordHash), .null) }
+        let prefix = fakeHashPrefix(salt: salt).utf8
+        guard hash.utf8.starts(with: prefix) else { return (.text(hash), .null) }
+        return (.null, .text(String(decoding: hash.utf8.dropFirst(prefix.count), as: UTF8.self)))
+    }
+
     private static func decodeList<Element>(_ text: String?, _ decode: (JSONObject) -> Element?) -> [Element] {
         guard let text, let elements = try? JSONValue(parsing: text).arrayValue else { return [] }
         return elements.compactMap { $0.objectValue.flatMap(decode) }
@@ -202,14 +215,16 @@ struct UserRepository {
     /// another user of the scope already holds fails with `FEDERATED_USER_ID_ALREADY_LINKED`.
     func save(_ user: inout UserRecord) throws {
         let scope = user.scope
+        let password = Self.storedPassword(user)
         try connection.execute(
             """
             INSERT INTO users (project_id, tenant_id, \(Self.userColumns))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (project_id, tenant_id, local_id) DO UPDATE SET
                 email = excluded.email, email_verified = excluded.email_verified,
                 display_name = excluded.display_name, photo_url = excluded.photo_url,
                 phone_number = excluded.phone_number, password_hash = excluded.password_hash, salt = excluded.salt,
+                fake_password = excluded.fake_password,
                 password_updated_at = excluded.password_updated_at, valid_since = excluded.valid_since,
                 created_at = excluded.created_at, last_login_at = excluded.last_login_at,
                 last_refresh_at = excluded.last_refresh_at, disabled = excluded.disabled,
@@ -221,7 +236,7 @@ struct UserRepository {
             [
                 .text(scope.projectId), .text(scope.tenantKey), .text(user.localId), SQLiteValue(user.email),
                 SQLiteValue(user.emailVerified), SQLiteValue(user.displayName), SQLiteValue(user.photoUrl),
-                SQLiteValue(user.phoneNumber), SQLiteValue(user.passwordHash), SQLiteValue(user.salt),
+                SQLiteValue(user.phoneNumber), password.hash, SQLiteValue(user.salt),
                 SQLiteValue(user.passwordUpdatedAt?.millisecondsSinceEpoch), SQLiteValue(user.validSinceSeconds),
                 .integer(user.createdAt.millisecondsSinceEpoch), SQLiteValue(user.lastLoginAt?.millisecondsSinceEpoch),
                 SQLiteValue(user.lastRefreshAt?.millisecondsSinceEpoch), SQLiteValue(user.disabled),
@@ -229,7 +244,7 @@ struct UserRepository {
                 SQLiteValue(user.initialEmail), user.listsWithdrawnFactors ? .text("[]") : Self.encodeList(user.mfaEnrollments.map(\.storedJSON)),
                 Self.encodeList(user.passkeys.map(\.json)),
                 SQLiteValue(user.importedPasswordHash.map { JSONValue.object($0.json).compactString }),
-                SQLiteValue(user.screenName),
+                SQLiteValue(user.screenName), password.fakePassword,
             ])
         guard user.providers != user.storedProviders else { return }
         try replaceProviders(of: user)
