@@ -4,9 +4,10 @@
 The emulator under test is a binary of its own (the run moves the clock, rotates keys and deletes
 data). The document is fetched from it and used as served, except that `waitSeconds` (0 to 60 on
 the outbox API, 0 to 25 on the console's live-update route `/emulator/ui/outbox/changes`) is
-capped at 1 s in this test's copy: a long-poll that finds no message (or, on the console's route,
-is given the current key, which schemathesis learns from an earlier answer) rightly waits its whole
-time, and the run must stay short. Any 5xx fails, except a 501 `NOT_IMPLEMENTED`, the
+capped at 1 s in this test's copy, and negative cases send a wait over 1 s as 1
+(`schemathesis_hooks.py`): a long-poll that finds no message (or, on the console's route, is given
+the current key, which schemathesis learns from an earlier answer) rightly waits its whole time,
+and the run must stay short. Any 5xx fails, except a 501 `NOT_IMPLEMENTED`, the
 answer by design for what the emulator (like the official one) does not build
 (`schemathesis_hooks.py`).
 """
