@@ -110,11 +110,23 @@ import Testing
         let page = ConsoleTests.withoutConsoleScript(try browser.page("/emulator/ui/outbox?type=PASSWORD_RESET"))
         let key = try Self.attribute("data-live-key", in: page)
         let source = try Self.attribute("data-live-src", in: page)
-        #expect(source == "/emulator/ui/outbox/changes?type=PASSWORD_RESET")
+        #expect(source == "/emulator/ui/outbox/changes?type=PASSWORD_RESET&waitSeconds=25")
         // A key out of date is answered at once with the current one.
         let stale = try browser.get(source + "&key=old")
         #expect(stale.status == 200)
         #expect(try JSONValue(parsing: stale.body)["key"]?.stringValue == key)
+        // Asked for no wait (or none given), the current key is answered at once too; a wait
+        // past the page's own 25 s is refused.
+        for noWait in ["&waitSeconds=0", ""] {
+            let current = try browser.get("/emulator/ui/outbox/changes?type=PASSWORD_RESET&key=\(key)\(noWait)")
+            #expect(try JSONValue(parsing: current.body)["key"]?.stringValue == key)
+        }
+        #expect(emulator.emulator.environment.outboxWaiters.count == 0)
+        for badWait in ["26", "-1", "soon", "nan"] {
+            let refused = try browser.get("/emulator/ui/outbox/changes?key=\(key)&waitSeconds=\(badWait)")
+            #expect(refused.status == 400, "waitSeconds=\(badWait): \(refused.status)")
+            #expect(refused.text.contains("waitSeconds must be a number from 0 to 25"))
+        }
         // The current key waits, with no worker held, until a message arrives.
         let waiting = Task.detached { try browser.get(source + "&key=" + key).body }
         // Polled, not slept: on a loaded machine the request may take a while to arrive.

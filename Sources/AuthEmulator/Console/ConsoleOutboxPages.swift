@@ -48,7 +48,8 @@ enum ConsoleOutboxPages {
         // The first page refreshes itself when the script runs: it asks `outbox/changes` to
         // answer once this key is out of date, then fetches the page again.
         let key = liveKey(newest: messages.first, counts: counts)
-        let changes = context.link("/outbox/changes", filters + statusQuery)
+        let changes = context.link(
+            "/outbox/changes", filters + statusQuery + [("waitSeconds", String(Int(liveWaitSeconds)))])
         let live: HTML = query.before == nil ? " data-live-key=\"\(key)\" data-live-src=\"\(changes)\"" : ""
         let types = HTML.joined(OutboxOperations.messageTypes.sorted().map { name -> HTML in
             let selected: HTML = name == type ? " selected" : ""
@@ -91,15 +92,18 @@ enum ConsoleOutboxPages {
         "\(newest?.id ?? 0)-\(counts[.delivered] ?? 0)-\(counts[.relayed] ?? 0)-\(counts[.bounced] ?? 0)"
     }
 
+    /// How long the page's script asks `outbox/changes` to wait, and the most it may ask.
     static let liveWaitSeconds = 25.0
 
-    // MARK: GET /emulator/ui/outbox/changes?key=…
+    // MARK: GET /emulator/ui/outbox/changes?key=…&waitSeconds=…
 
     /// `{"key": …}` as soon as the inbox's live key (same filters) differs from `key`, or after
-    /// `liveWaitSeconds` with the current one. A suspended answer, like the outbox API's
-    /// `waitSeconds`: no HTTP worker waits on a tab that leaves it open.
+    /// `waitSeconds` (0 to `liveWaitSeconds`; none: answer at once, as the outbox API) with the
+    /// current one. A suspended answer, like the outbox API's `waitSeconds`: no HTTP worker waits
+    /// on a tab that leaves it open.
     static func changes(_ request: OperationRequest) throws -> OperationResult {
         let context = ConsoleContext(request)
+        let waitSeconds = try liveWait(context.query("waitSeconds"))
         var query = inboxQuery(context)
         query.before = nil
         let known = context.query("key") ?? ""
@@ -113,9 +117,9 @@ enum ConsoleOutboxPages {
             }
         }
         let current = try read()
-        guard current == known else { return .json(["key": .string(current)]) }
+        guard current == known, waitSeconds > 0 else { return .json(["key": .string(current)]) }
         return .deferred { answer in
-            waiters.wait(projectId: projectId, seconds: liveWaitSeconds) {
+            waiters.wait(projectId: projectId, seconds: waitSeconds) {
                 guard let now = try? read(), now != known else { return false }
                 answer.complete(.json(["key": .string(now)]))
                 return true
@@ -123,6 +127,14 @@ enum ConsoleOutboxPages {
                 answer.complete(.json(["key": .string((try? read()) ?? known)]))
             }
         }
+    }
+
+    private static func liveWait(_ text: String?) throws(AuthError) -> Double {
+        guard let text, !text.isEmpty else { return 0 }
+        guard let seconds = Double(text), seconds >= 0, seconds <= liveWaitSeconds else {
+            throw AuthError.invalid("INVALID_ARGUMENT : waitSeconds must be a number from 0 to \(Int(liveWaitSeconds)).")
+        }
+        return seconds
     }
 
     /// One inbox row: recipient and time; subject, type, tenant and status; the first words of

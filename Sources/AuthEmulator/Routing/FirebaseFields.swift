@@ -85,7 +85,7 @@ enum PageFields {
         "emulator.ui.clock.advance": OperationFields(body: [.string("csrf"), .string("action"), .string("amount"), .string("unit")], query: scopeQuery, isForm: true),
         "emulator.ui.message": OperationFields(query: pageQuery + [.string("id"), .string("view")]),
         "emulator.ui.outbox": OperationFields(query: pageQuery + outboxQuery),
-        "emulator.ui.outbox.changes": OperationFields(query: pageQuery + outboxQuery + [.string("key")]),
+        "emulator.ui.outbox.changes": OperationFields(query: pageQuery + outboxQuery + [.string("key"), .number("waitSeconds")]),
         "emulator.ui.outbox.action": OperationFields(body: [.string("csrf"), .string("action")], query: scopeQuery, isForm: true),
         "emulator.ui.providers": OperationFields(query: pageQuery),
         "emulator.ui.providers.action": OperationFields(body: [.string("csrf"), .string("action"), .string("provider"), .string("senders"), .string("address"), .string("forwarding")], query: scopeQuery + [.string("back")], isForm: true),
