@@ -36,8 +36,8 @@ final class PreMadeKeys: @unchecked Sendable {  // libFuzzer calls the harness f
     private static let perAlgorithm = 16
     /// Made before the first input, so no input's time limit counts the generation.
     private let pool: [JWSAlgorithm: [SigningKey]] = [
-        .rs256: (0..<Self.perAlgorithm).map { _ in try! SigningKey.generateRSA() },
-        .es256: (0..<Self.perAlgorithm).map { _ in try! SigningKey.generateP256() },
+        .rs256: (0..<PreMadeKeys.perAlgorithm).map { _ in try! SigningKey.generateRSA() },
+        .es256: (0..<PreMadeKeys.perAlgorithm).map { _ in try! SigningKey.generateP256() },
     ]
     private var handedOut: [JWSAlgorithm: Int] = [:]
 
