@@ -35,12 +35,11 @@ public struct HTTPLimits: Sendable, Equatable {
 
     /// libmicrohttpd's memory pool per connection. It holds the request line, the headers and a
     /// record (about 56 bytes) of each header and parameter; a head that outgrows it gets
-    /// libmicrohttpd's own answer. So it is sized to hold twice what our own limits let through,
-    /// and at least 128 KiB, which still holds a hostile head of a thousand header fields, so
-    /// that our limits (and our JSON answers) apply first. No larger: libmicrohttpd zeroes the
-    /// whole pool after every request, which at 256 KiB was an eighth of a lookup's CPU.
+    /// libmicrohttpd's own answer. Twice what our own limits let through (72.5 KiB with the
+    /// defaults), so that our limits and our JSON answers apply first. No larger: libmicrohttpd
+    /// zeroes the whole pool after every request, and at 128 KiB that was a tenth of a lookup's CPU.
     var connectionMemoryBytes: Int {
-        max(128 << 10, 2 * (maximumURLBytes + maximumHeaderBytes) + 64 * (maximumQueryParameters + maximumHeaderCount))
+        2 * (maximumURLBytes + maximumHeaderBytes) + 64 * (maximumQueryParameters + maximumHeaderCount)
     }
 }
 

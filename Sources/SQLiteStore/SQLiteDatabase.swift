@@ -128,8 +128,9 @@ public final class SQLiteDatabase: @unchecked Sendable {
                 try groupCommit?.waitUntilVisibleCommitsAreDurable()
                 return result
             }
-            // The shared writer connection refuses statements that could write, for this read.
-            return try writerLock.withLock { try writer.transaction(begin: "BEGIN DEFERRED", readOnly: true, body) }
+            // The shared writer connection refuses statements that could write, for this read. No
+            // BEGIN and COMMIT: holding the writer lock already keeps every write out of the snapshot.
+            return try writerLock.withLock { try writer.lend(readOnly: true, body) }
         }
     }
 

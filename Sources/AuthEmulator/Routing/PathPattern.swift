@@ -19,6 +19,9 @@ struct PathPattern: Sendable {
         }
     }
 
+    /// The number of `/`-separated parts, which a path must have to fit.
+    var segmentCount: Int { segments.count }
+
     /// The `{name}` parts, in order.
     var parameterNames: [String] {
         segments.compactMap { segment in

@@ -7,11 +7,11 @@ import JSON
 /// what operations do.
 public struct Router: HTTPHandler {
     let environment: AuthEnvironment
-    let routes: [Route]
+    private let routes: RouteIndex
 
     init(environment: AuthEnvironment, routes: [Route]) {
         self.environment = environment
-        self.routes = routes
+        self.routes = RouteIndex(routes)
     }
 
     public func reply(to request: HTTPRequest) -> HTTPReply {
@@ -188,11 +188,7 @@ public struct Router: HTTPHandler {
     }
 
     private func match(_ request: HTTPRequest) -> (Route, [String: String])? {
-        let segments = request.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-        for route in routes where route.method == request.method || (request.method == "HEAD" && route.method == "GET") {
-            if let parameters = route.pattern.match(segments) { return (route, parameters) }
-        }
-        return nil
+        routes.match(method: request.method, path: request.path)
     }
 
     /// JSON bodies, whatever the content type says (`curl -d` labels JSON as a form); a real form
