@@ -34,4 +34,18 @@ import JOSE
         // 2^-256 chance of a false failure.
         #expect(SecureRandom.bytes(32) != SecureRandom.bytes(32))
     }
+
+    @Test func noValueRepeatsAcrossBufferRefillsOrThreads() async {
+        // Small requests come from a per-thread buffer refilled every 4 KiB: 600 draws of 16
+        // bytes on each of four threads cross several refills; any repeat would be a reused byte.
+        let draws = await withTaskGroup(of: [[UInt8]].self) { group in
+            for _ in 0..<4 { group.addTask { (0..<600).map { _ in SecureRandom.bytes(16) } } }
+            var all: [[UInt8]] = []
+            for await batch in group { all += batch }
+            return all
+        }
+        #expect(draws.count == 2400 && Set(draws).count == draws.count)
+        #expect(draws.allSatisfy { $0.count == 16 })
+        #expect(SecureRandom.bytes(5000).count == 5000)  // larger than the buffer: drawn directly
+    }
 }

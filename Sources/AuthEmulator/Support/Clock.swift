@@ -70,13 +70,30 @@ public struct Instant: Sendable, Hashable, Comparable {
         let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func padded(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        // Written as bytes: this runs for several timestamps of every user a response carries.
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        func append(_ value: Int64, width: Int) {
+            let digits = Array(String(value).utf8)
+            text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.count)))
+            text.append(contentsOf: digits)
         }
-        let time = [millisecondOfDay / 3_600_000, millisecondOfDay / 60_000 % 60, millisecondOfDay / 1000 % 60]
-        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))T"
-            + time.map { padded($0, 2) }.joined(separator: ":") + ".\(padded(millisecondOfDay % 1000, 3))Z"
+        /// A separator, then two digits of `value` (0...99).
+        func append(_ separator: Unicode.Scalar, twoDigits value: Int64) {
+            text.append(UInt8(ascii: separator))
+            text.append(UInt8(ascii: "0") + UInt8(value / 10))
+            text.append(UInt8(ascii: "0") + UInt8(value % 10))
+        }
+        append(year, width: 4)
+        append("-", twoDigits: month)
+        append("-", twoDigits: day)
+        append("T", twoDigits: millisecondOfDay / 3_600_000)
+        append(":", twoDigits: millisecondOfDay / 60_000 % 60)
+        append(":", twoDigits: millisecondOfDay / 1000 % 60)
+        append(".", twoDigits: millisecondOfDay % 1000 / 10)
+        text.append(UInt8(ascii: "0") + UInt8(millisecondOfDay % 10))
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 }
 
