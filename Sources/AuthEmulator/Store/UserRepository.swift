@@ -6,22 +6,57 @@ import SQLiteStore
 struct UserRepository {
     let connection: SQLiteConnection
 
-    private static let userColumns = """
-        local_id, email, email_verified, display_name, photo_url, phone_number, password_hash, salt,
-        password_updated_at, valid_since, created_at, last_login_at, last_refresh_at, disabled,
-        custom_attributes, custom_auth, email_link_signin, initial_email, mfa_info, passkey_info, password_hash_config,
-        screen_name, fake_password
+    /// The users table's columns in the order every query here selects them and `save` writes
+    /// them, so rows are read by position rather than by name.
+    fileprivate enum UserColumn: Int, CaseIterable {
+        case localId, email, emailVerified, displayName, photoUrl, phoneNumber, passwordHash, salt
+        case passwordUpdatedAt, validSince, createdAt, lastLoginAt, lastRefreshAt, disabled
+        case customAttributes, customAuth, emailLinkSignin, initialEmail, mfaInfo, passkeyInfo, passwordHashConfig
+        case screenName, fakePassword
+
+        /// The SQL name: `passwordHashConfig` is `password_hash_config`.
+        var name: String {
+            String(describing: self).reduce(into: "") { name, character in
+                if character.isUppercase { name += "_" + character.lowercased() } else { name.append(character) }
+            }
+        }
+    }
+
+    private static let userColumns = UserColumn.allCases.map(\.name).joined(separator: ", ")
+
+    /// The SELECT of `users(where:)`; the frequent ones are made once, not per query.
+    private static func selectUsers(where clause: String, orderBy: String? = "local_id") -> String {
+        "SELECT \(userColumns) FROM users WHERE project_id = ?1 AND tenant_id = ?2 AND \(clause)"
+            + (orderBy.map { " ORDER BY \($0)" } ?? "")
+    }
+    private static let selectByLocalId = selectUsers(where: "local_id = ?")
+    private static let selectByEmail = selectUsers(where: "email = ?", orderBy: "created_at, local_id")
+    private static let upsertUser = """
+        INSERT INTO users (project_id, tenant_id, \(Self.userColumns))
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (project_id, tenant_id, local_id) DO UPDATE SET
+            email = excluded.email, email_verified = excluded.email_verified,
+            display_name = excluded.display_name, photo_url = excluded.photo_url,
+            phone_number = excluded.phone_number, password_hash = excluded.password_hash, salt = excluded.salt,
+            fake_password = excluded.fake_password,
+            password_updated_at = excluded.password_updated_at, valid_since = excluded.valid_since,
+            created_at = excluded.created_at, last_login_at = excluded.last_login_at,
+            last_refresh_at = excluded.last_refresh_at, disabled = excluded.disabled,
+            custom_attributes = excluded.custom_attributes, custom_auth = excluded.custom_auth,
+            email_link_signin = excluded.email_link_signin, initial_email = excluded.initial_email,
+            mfa_info = excluded.mfa_info, passkey_info = excluded.passkey_info,
+            password_hash_config = excluded.password_hash_config, screen_name = excluded.screen_name
         """
 
     // MARK: Reads
 
     func user(localId: String, in scope: UserScope) throws -> UserRecord? {
-        try users(where: "local_id = ?", [.text(localId)], in: scope).first
+        try users(selecting: Self.selectByLocalId, [.text(localId)], in: scope).first
     }
 
     /// Users whose top-level email is `email` (already lower-cased), oldest first.
     func users(email: String, in scope: UserScope) throws -> [UserRecord] {
-        try users(where: "email = ?", [.text(email)], in: scope, orderBy: "created_at, local_id")
+        try users(selecting: Self.selectByEmail, [.text(email)], in: scope)
     }
 
     /// Users whose email changed away from `initialEmail` (already lower-cased).
@@ -128,37 +163,39 @@ struct UserRepository {
     private func users(
         where clause: String, _ arguments: [SQLiteValue], in scope: UserScope, orderBy: String? = "local_id"
     ) throws -> [UserRecord] {
-        var sql = "SELECT \(Self.userColumns) FROM users WHERE project_id = ?1 AND tenant_id = ?2 AND \(clause)"
-        if let orderBy { sql += " ORDER BY \(orderBy)" }
+        try users(selecting: Self.selectUsers(where: clause, orderBy: orderBy), arguments, in: scope)
+    }
+
+    private func users(selecting sql: String, _ arguments: [SQLiteValue], in scope: UserScope) throws -> [UserRecord] {
         let rows = try connection.query(sql, [.text(scope.projectId), .text(scope.tenantKey)] + arguments)
         return try rows.map { try decodeUser($0, scope: scope) }
     }
 
     private func decodeUser(_ row: SQLiteRow, scope: UserScope) throws -> UserRecord {
-        let localId = row["local_id"].text ?? ""
+        let localId = row[.localId].text ?? ""
         var user = UserRecord(
-            localId: localId, scope: scope, createdAt: Instant(millisecondsSinceEpoch: row["created_at"].integer ?? 0))
-        user.email = row["email"].text
-        user.emailVerified = row["email_verified"].bool
-        user.displayName = row["display_name"].text
-        user.photoUrl = row["photo_url"].text
-        user.screenName = row["screen_name"].text
-        user.phoneNumber = row["phone_number"].text
-        user.salt = row["salt"].text
-        user.passwordHash = row["password_hash"].text ?? row["fake_password"].text.map { Self.fakeHashPrefix(salt: user.salt ?? "") + $0 }
-        user.passwordUpdatedAt = row["password_updated_at"].integer.map(Instant.init(millisecondsSinceEpoch:))
-        user.validSinceSeconds = row["valid_since"].integer
-        user.lastLoginAt = row["last_login_at"].integer.map(Instant.init(millisecondsSinceEpoch:))
-        user.lastRefreshAt = row["last_refresh_at"].integer.map(Instant.init(millisecondsSinceEpoch:))
-        user.disabled = row["disabled"].bool ?? false
-        user.customAttributes = row["custom_attributes"].text
-        user.customAuth = row["custom_auth"].bool ?? false
-        user.emailLinkSignin = row["email_link_signin"].bool ?? false
-        user.initialEmail = row["initial_email"].text
-        user.mfaEnrollments = Self.decodeList(row["mfa_info"].text, MFAEnrollment.init(stored:))
-        user.listsWithdrawnFactors = user.mfaEnrollments.isEmpty && row["mfa_info"].text != nil
-        user.passkeys = Self.decodeList(row["passkey_info"].text, Passkey.init(stored:))
-        user.importedPasswordHash = row["password_hash_config"].text
+            localId: localId, scope: scope, createdAt: Instant(millisecondsSinceEpoch: row[.createdAt].integer ?? 0))
+        user.email = row[.email].text
+        user.emailVerified = row[.emailVerified].bool
+        user.displayName = row[.displayName].text
+        user.photoUrl = row[.photoUrl].text
+        user.screenName = row[.screenName].text
+        user.phoneNumber = row[.phoneNumber].text
+        user.salt = row[.salt].text
+        user.passwordHash = row[.passwordHash].text ?? row[.fakePassword].text.map { Self.fakeHashPrefix(salt: user.salt ?? "") + $0 }
+        user.passwordUpdatedAt = row[.passwordUpdatedAt].integer.map(Instant.init(millisecondsSinceEpoch:))
+        user.validSinceSeconds = row[.validSince].integer
+        user.lastLoginAt = row[.lastLoginAt].integer.map(Instant.init(millisecondsSinceEpoch:))
+        user.lastRefreshAt = row[.lastRefreshAt].integer.map(Instant.init(millisecondsSinceEpoch:))
+        user.disabled = row[.disabled].bool ?? false
+        user.customAttributes = row[.customAttributes].text
+        user.customAuth = row[.customAuth].bool ?? false
+        user.emailLinkSignin = row[.emailLinkSignin].bool ?? false
+        user.initialEmail = row[.initialEmail].text
+        user.mfaEnrollments = Self.decodeList(row[.mfaInfo].text, MFAEnrollment.init(stored:))
+        user.listsWithdrawnFactors = user.mfaEnrollments.isEmpty && row[.mfaInfo].text != nil
+        user.passkeys = Self.decodeList(row[.passkeyInfo].text, Passkey.init(stored:))
+        user.importedPasswordHash = row[.passwordHashConfig].text
             .flatMap { try? JSONValue(parsing: $0).objectValue }.flatMap(ImportedPasswordHash.init(stored:))
         user.providers = try providers(of: localId, in: scope)
         user.storedProviders = user.providers
@@ -217,22 +254,7 @@ struct UserRepository {
         let scope = user.scope
         let password = Self.storedPassword(user)
         try connection.execute(
-            """
-            INSERT INTO users (project_id, tenant_id, \(Self.userColumns))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (project_id, tenant_id, local_id) DO UPDATE SET
-                email = excluded.email, email_verified = excluded.email_verified,
-                display_name = excluded.display_name, photo_url = excluded.photo_url,
-                phone_number = excluded.phone_number, password_hash = excluded.password_hash, salt = excluded.salt,
-                fake_password = excluded.fake_password,
-                password_updated_at = excluded.password_updated_at, valid_since = excluded.valid_since,
-                created_at = excluded.created_at, last_login_at = excluded.last_login_at,
-                last_refresh_at = excluded.last_refresh_at, disabled = excluded.disabled,
-                custom_attributes = excluded.custom_attributes, custom_auth = excluded.custom_auth,
-                email_link_signin = excluded.email_link_signin, initial_email = excluded.initial_email,
-                mfa_info = excluded.mfa_info, passkey_info = excluded.passkey_info,
-                password_hash_config = excluded.password_hash_config, screen_name = excluded.screen_name
-            """,
+            Self.upsertUser,
             [
                 .text(scope.projectId), .text(scope.tenantKey), .text(user.localId), SQLiteValue(user.email),
                 SQLiteValue(user.emailVerified), SQLiteValue(user.displayName), SQLiteValue(user.photoUrl),
@@ -335,4 +357,8 @@ extension UserRepository {
                 AND EXISTS (SELECT 1 FROM json_each(mfa_info) WHERE json_extract(value, '$.mfaEnrollmentId') = ?)
             """, [.text(scope.projectId), .text(scope.tenantKey), .text(localId), .text(mfaEnrollmentId)]) != nil
     }
+}
+
+extension SQLiteRow {
+    fileprivate subscript(column: UserRepository.UserColumn) -> SQLiteValue { self[column.rawValue] }
 }
