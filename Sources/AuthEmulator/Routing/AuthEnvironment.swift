@@ -1,5 +1,7 @@
 /// What every operation shares: the store, the clock, identifiers, the fake providers' keys and the log.
-public struct AuthEnvironment: Sendable {
+/// A class, not a struct: every operation request and transaction holds it, and a copy of a
+/// dozen fields each time was a measurable share of retain and release.
+public final class AuthEnvironment: Sendable {
     public let store: AuthStore
     public let clock: EmulatorClock
     public let identifiers: any IdentifierSource
