@@ -19,7 +19,9 @@ struct RouteIndex: Sendable {
 
     /// The first route, in table order, whose method and template fit; HEAD is served by GET routes.
     func match(method: String, path: String) -> (Route, [String: String])? {
-        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        // Split as bytes: splitting a String walks it Character by Character.
+        let segments = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { Substring($0) }
         var positions = candidates[Key(method: method, segmentCount: segments.count)] ?? []
         if method == "HEAD" {
             positions = (positions + (candidates[Key(method: "GET", segmentCount: segments.count)] ?? [])).sorted()
