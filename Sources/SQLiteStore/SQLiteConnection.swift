@@ -36,6 +36,7 @@ public final class SQLiteConnection {
     /// thread at a time (SQLiteDatabase's locks see to it), so SQLite's per-connection mutex would
     /// only add cost.
     static func open(_ filename: String, flags: Int32) throws -> SQLiteConnection {
+        _ = processSettings
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(filename, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
@@ -46,6 +47,12 @@ public final class SQLiteConnection {
         sqlite3_extended_result_codes(handle, 1)
         return SQLiteConnection(handle: handle)
     }
+
+    /// Process-wide settings, applied once before the first connection opens (SQLite accepts
+    /// `sqlite3_config` only before it initialises; later it answers SQLITE_MISUSE and changes nothing).
+    private static let processSettings: Void = {
+        _ = csqlite_disable_memory_statistics()
+    }()
 
     // MARK: Running statements
 
