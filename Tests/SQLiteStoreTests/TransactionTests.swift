@@ -109,6 +109,23 @@ import Testing
         #expect(try first.read { try $0.query("SELECT * FROM items") }.count == 1)
     }
 
+    /// The nesting guard is a thread-specific slot per database, given back when the database
+    /// goes: more databases over a process's life than the system has slots (1024 on Linux) must
+    /// work, and a transaction of one database may use another.
+    @Test func databasesComeAndGoPastTheThreadSlotLimitAndMayNestAcrossEachOther() throws {
+        for _ in 0..<1500 {
+            let database = try SQLiteDatabase(location: .inMemory, migrations: [schema])
+            try database.write { try $0.execute("INSERT INTO items VALUES ('x')") }
+        }
+        let outer = try SQLiteDatabase(location: .inMemory, migrations: [schema])
+        let inner = try SQLiteDatabase(location: .inMemory, migrations: [schema])
+        try outer.write { connection in
+            try connection.execute("INSERT INTO items VALUES ('outer')")
+            try inner.write { try $0.execute("INSERT INTO items VALUES ('inner')") }
+        }
+        #expect(try inner.read { try $0.query("SELECT name FROM items") }.map { $0[0] } == ["inner"])
+    }
+
     @Test func nestedReadInsideWriteStopsWithAClearMessage() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let database = try SQLiteDatabase(location: .inMemory, migrations: [])
