@@ -1,4 +1,5 @@
-import AuthEmulator
+@testable import AuthEmulator
+import HTTPServer
 import JSON
 import Testing
 
@@ -8,6 +9,25 @@ import Testing
         let reply = try emulator.send("GET", "/")
         #expect(reply.status == 200)
         #expect(reply["authEmulator"]?["ready"] == true)
+    }
+
+    /// Nothing keeps an emulator's environment (and its store, whose database holds one of the
+    /// system's 1024 thread-specific slots) once the emulator is dropped: the fuzz harnesses make
+    /// a fresh in-memory emulator every few thousand inputs, over a million of them.
+    @Test func aDroppedEmulatorReleasesItsEnvironmentAndStore() throws {
+        weak var environment: AuthEnvironment?
+        weak var store: AuthStore?
+        do {
+            var configuration = AuthEmulator.Configuration()
+            configuration.port = 0
+            let emulator = try AuthEmulator(configuration: configuration, logger: Logger(minimumLevel: .error, sink: { _ in }))
+            let router = Router(environment: emulator.environment, routes: RouteTable.routes)
+            let reply = router.respond(to: HTTPRequest(method: "GET", path: "/", query: [], headers: HTTPHeaders(), body: []))
+            #expect(reply.status == 200)
+            environment = emulator.environment
+            store = emulator.environment.store
+        }
+        #expect(environment == nil && store == nil)
     }
 
     @Test func unknownPathIsGoogleShaped404() throws {
