@@ -31,6 +31,21 @@ function common.json_string(s)
   end) .. '"'
 end
 
+-- For scripts that split a count among wrk's threads: numbers the threads 0, 1, … (each sees its
+-- number as the global `id`) and answers `share(count)`, this thread's part of `count`, the first
+-- count % threads threads taking one more.
+function common.split_among_threads()
+  local thread_count = tonumber(os.getenv("BENCH_WRK_THREADS") or "2")
+  local next_id = 0
+  function setup(thread)
+    thread:set("id", next_id)
+    next_id = next_id + 1
+  end
+  return function(count)
+    return math.floor(count / thread_count) + ((id < count % thread_count) and 1 or 0)
+  end
+end
+
 function common.done(summary, latency, requests)
   local seconds = summary.duration / 1e6
   local e = summary.errors

@@ -8,17 +8,11 @@
 local common = dofile(debug.getinfo(1, "S").source:match("^@(.-)[^/]*$") .. "common.lua")
 
 return function(count, done_prefix, idle_path, make_request, accepts)
-  local thread_count = tonumber(os.getenv("BENCH_WRK_THREADS") or "2")
+  local share = common.split_among_threads()
   idle = wrk.format("GET", idle_path)
 
-  local next_id = 0
-  function setup(thread)
-    thread:set("id", next_id)
-    next_id = next_id + 1
-  end
-
   function init(args)
-    quota = math.floor(count / thread_count) + ((id < count % thread_count) and 1 or 0)
+    quota = share(count)
     sent, counted, finished = 0, 0, false
     -- wrk calls thread 0's request() once right after its init() to check what it returns, and
     -- never sends that request: give it the idle one, so that nothing is lost.

@@ -9,16 +9,10 @@ local common = dofile(debug.getinfo(1, "S").source:match("^@(.-)[^/]*$") .. "com
 return function(make_request, line_from)
   local count = tonumber(common.require_env("BENCH_MINT_COUNT"))
   local out = common.require_env("BENCH_MINT_OUT")
-  local thread_count = tonumber(os.getenv("BENCH_WRK_THREADS") or "2")
-
-  local next_id = 0
-  function setup(thread)
-    thread:set("id", next_id)
-    next_id = next_id + 1
-  end
+  local share = common.split_among_threads()
 
   function init(args)
-    quota = math.floor(count / thread_count) + ((id < count % thread_count) and 1 or 0)
+    quota = share(count)
     sent, written = 0, 0
     file = assert(io.open(out .. "." .. id, "w"))
     file:setvbuf("full")
