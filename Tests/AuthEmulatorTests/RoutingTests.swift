@@ -30,6 +30,14 @@ import Testing
         #expect(environment == nil && store == nil)
     }
 
+    /// The two percent-encoders share one mechanism but keep different bytes: `URLSearchParams`
+    /// keeps `*-._` and writes a space as `+`; `encodeURIComponent` keeps `-_.!~*'()` and `%20`.
+    @Test func formEncodingAndURIComponentsKeepTheirOwnCharacters() {
+        #expect(FormURLEncoding.encode([(name: "a b", value: "é*-._~!'()&=")]) == "a+b=%C3%A9*-._%7E%21%27%28%29%26%3D")
+        #expect(URIComponent.encode("a b é-_.!~*'()&=+") == "a%20b%20%C3%A9-_.!~*'()%26%3D%2B")
+        #expect(URIComponent.query([("x y", "1/2"), ("k", "")]) == "x%20y=1%2F2&k=")
+    }
+
     @Test func unknownPathIsGoogleShaped404() throws {
         let emulator = try TestEmulator()
         let reply = try emulator.send("POST", "/identitytoolkit.googleapis.com/v1/accounts:nope?key=k", json: [:])

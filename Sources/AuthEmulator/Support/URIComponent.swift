@@ -1,27 +1,59 @@
+/// Percent-encoding as bytes, for the two encoders below: ASCII letters and digits and the given
+/// punctuation stay, a space becomes `+` when `spaceAsPlus`, anything else `%XX` in upper-case hex.
+struct PercentEncoder: Sendable {
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+    /// Whether each byte value stays as it is.
+    private let kept: [Bool]
+    private let spaceAsPlus: Bool
+
+    init(keepingAlphanumericsAnd punctuation: String, spaceAsPlus: Bool) {
+        var kept = [Bool](repeating: false, count: 256)
+        for byte in Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8) + Array(punctuation.utf8) {
+            kept[Int(byte)] = true
+        }
+        self.kept = kept
+        self.spaceAsPlus = spaceAsPlus
+    }
+
+    func append(_ text: String, to encoded: inout [UInt8]) {
+        for byte in text.utf8 {
+            if kept[Int(byte)] {
+                encoded.append(byte)
+            } else if spaceAsPlus && byte == UInt8(ascii: " ") {
+                encoded.append(UInt8(ascii: "+"))
+            } else {
+                encoded += [UInt8(ascii: "%"), Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]]
+            }
+        }
+    }
+
+    /// `name=value&…` with both sides encoded.
+    func query(_ pairs: [(name: String, value: String)]) -> String {
+        var encoded: [UInt8] = []
+        for (position, pair) in pairs.enumerated() {
+            if position > 0 { encoded.append(UInt8(ascii: "&")) }
+            append(pair.name, to: &encoded)
+            encoded.append(UInt8(ascii: "="))
+            append(pair.value, to: &encoded)
+        }
+        return String(decoding: encoded, as: UTF8.self)
+    }
+}
+
 /// Percent-encoding as JavaScript's `encodeURIComponent` does it: everything but
 /// `A–Z a–z 0–9 - _ . ! ~ * ' ( )` is escaped, so the value survives as one query component
 /// (the SDKs decode links exactly one level per nesting).
 enum URIComponent {
+    private static let encoder = PercentEncoder(keepingAlphanumericsAnd: "-_.!~*'()", spaceAsPlus: false)
+
     static func encode(_ text: String) -> String {
-        var encoded = ""
-        encoded.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "~"),
-                UInt8(ascii: "*"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return encoded
+        var encoded: [UInt8] = []
+        encoder.append(text, to: &encoded)
+        return String(decoding: encoded, as: UTF8.self)
     }
 
     /// `name=value&…` with both sides encoded.
     static func query(_ pairs: [(String, String)]) -> String {
-        pairs.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
+        encoder.query(pairs.map { (name: $0.0, value: $0.1) })
     }
 }
