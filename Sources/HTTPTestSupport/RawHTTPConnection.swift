@@ -58,14 +58,13 @@ public final class RawHTTPConnection {
                 }
             }
         }
-        guard result == 0 else {
-            let error = Self.lastError()
-            close(socket)
-            throw Failure(description: "connect: \(error)")
-        }
+        // Not closed here: a class whose properties are all set runs its deinit when its init
+        // throws, and a second close could take a descriptor number another thread has just
+        // been given (an emulator's libmicrohttpd event channel, say).
+        guard result == 0 else { throw Failure(description: "connect: \(Self.lastError())") }
     }
 
-    deinit { close(socket) }
+    deinit { if socket >= 0 { close(socket) } }
 
     /// True when nothing listens on the port any more (the connection attempt is refused).
     public static func isRefused(port: UInt16) -> Bool {
