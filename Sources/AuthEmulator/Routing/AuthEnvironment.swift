@@ -14,6 +14,7 @@ public final class AuthEnvironment: Sendable {
     public let defaultHost: String
     let keyring: ProviderKeyring
     let idTokenSigner: IDTokenSigner
+    let decodedIDTokens: DecodedIDTokenCache
     let providerAudiences = ProviderSettingsCache()
     let outboxWaiters = OutboxWaiters()
     let projectConfigs = ProjectConfigCache()
@@ -35,6 +36,7 @@ public final class AuthEnvironment: Sendable {
         self.defaultHost = defaultHost
         keyring = ProviderKeyring(store: store, makeKey: makeProviderKey, limits: fakeProviderLimits)
         idTokenSigner = try IDTokenSigner(mode: idTokenMode, keyring: keyring, now: clock.now())
+        decodedIDTokens = DecodedIDTokenCache(signer: idTokenSigner)
     }
 }
 

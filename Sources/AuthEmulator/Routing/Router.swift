@@ -123,7 +123,7 @@ public struct Router: HTTPHandler {
         }
         let parsed = try legacyBody ?? parseBody(request, camelCasing: operation.camelCasesBody)
         try operation.fields.refuseUnknown(body: parsed.object, query: request.query)
-        let idToken = try parsed.nonEmptyString("idToken").flatMap(DecodedIDToken.init)
+        let idToken = try parsed.nonEmptyString("idToken").flatMap(environment.decodedIDTokens.decode)
         let scope = try resolveScope(
             parameters: parameters, body: parsed, idToken: idToken, query: request.query,
             access: operation.access, isPrivileged: isPrivileged)

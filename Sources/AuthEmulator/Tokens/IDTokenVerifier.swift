@@ -13,15 +13,39 @@ struct AuthenticatedIDToken {
 struct DecodedIDToken: Sendable {
     let raw: String
     let jwt: CompactJWT
+    /// Whether the emulator's own key signed it; nil when it names no key of ours.
+    let signedByUs: Bool?
 
-    init?(_ raw: String) {
+    init?(_ raw: String, signer: IDTokenSigner) {
         guard let jwt = try? CompactJWT(parsing: raw) else { return nil }
         self.raw = raw
         self.jwt = jwt
+        signedByUs = signer.verifies(jwt)
     }
 
     /// `firebase.tenant`, read without any checks.
     var tenant: String? { jwt.payload["firebase"]?["tenant"]?.stringValue }
+}
+
+/// The ID tokens decoded lately, by their exact text. A client sends the same token with every
+/// call for its hour, and decoding it (base64, JSON, and with `--id-tokens signed` an RSA check)
+/// was a quarter of a lookup. Only what the text alone decides is kept: the user, `validSince` and
+/// `disabled` are still read from the store on every request. Direct-mapped, so it stays small
+/// (at most `slotCount` tokens) and a miss costs one decode, as before.
+final class DecodedIDTokenCache: Sendable {
+    static let slotCount = 256
+    private let signer: IDTokenSigner
+    private let slots = Locked<[DecodedIDToken?]>(Array(repeating: nil, count: slotCount))
+
+    init(signer: IDTokenSigner) { self.signer = signer }
+
+    func decode(_ raw: String) -> DecodedIDToken? {
+        let slot = Int(UInt(bitPattern: raw.hashValue) % UInt(Self.slotCount))
+        if let hit = slots.withLock({ $0[slot] }), hit.raw == raw { return hit }
+        guard let decoded = DecodedIDToken(raw, signer: signer) else { return nil }
+        slots.withLock { $0[slot] = decoded }
+        return decoded
+    }
 }
 
 extension AccountsTransaction {
@@ -29,15 +53,16 @@ extension AccountsTransaction {
     /// name an existing user of this scope, not be older than the user's `validSince`, and the user
     /// must be enabled. Signatures and `exp` are not checked (tokens from the emulator are unsigned).
     func authenticate(idToken: String) throws -> AuthenticatedIDToken {
-        let decoded = decodedIDToken?.raw == idToken ? decodedIDToken : DecodedIDToken(idToken)
-        guard let token = decoded?.jwt, let firebase = token.payload["firebase"]?.objectValue else {
+        let decoded = decodedIDToken?.raw == idToken ? decodedIDToken : environment.decodedIDTokens.decode(idToken)
+        guard let decoded, let firebase = decoded.jwt.payload["firebase"]?.objectValue else {
             throw AuthError.invalid("INVALID_ID_TOKEN")
         }
-        if environment.idTokenSigner.verifies(token) == false {
+        let token = decoded.jwt
+        if decoded.signedByUs == false {
             // Ours, but altered: refuse it rather than trust what it says.
             throw AuthError.invalid("INVALID_ID_TOKEN : The ID token's signature does not verify with the emulator's key.")
         }
-        if token.algorithm != "none", environment.idTokenSigner.verifies(token) == nil {
+        if token.algorithm != "none", decoded.signedByUs == nil {
             environment.logger.warning(
                 "Received a signed JWT. Auth Emulator does not validate JWTs and IS NOT SECURE")
         }
