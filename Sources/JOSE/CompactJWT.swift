@@ -45,9 +45,17 @@ public struct CompactJWT: Sendable {
 
     /// `{"alg":"none","typ":"JWT"}` header, the payload, and an empty third segment.
     public static func unsigned(payload: JSONObject) -> String {
-        let header: JSONObject = ["alg": "none", "typ": "JWT"]
-        return Base64URL.encode(header.encoded()) + "." + Base64URL.encode(payload.encoded()) + "."
+        var token = unsignedHeaderSegment
+        token += Base64URL.encode(payload.encoded())
+        token += "."
+        return token
     }
+
+    /// `{"alg":"none","typ":"JWT"}` in base64url and the dot after it: the same for every token.
+    private static let unsignedHeaderSegment: String = {
+        let header: JSONObject = ["alg": "none", "typ": "JWT"]
+        return Base64URL.encode(header.encoded()) + "."
+    }()
 
     /// True when the signature verifies with `key` under the header's `alg`, and that `alg` is the
     /// key's own algorithm (so `none`, an HMAC name, or the other key type's algorithm never verify).

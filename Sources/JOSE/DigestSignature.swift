@@ -6,7 +6,7 @@ enum DigestSignature {
     static func sign(_ message: [UInt8], with key: PKey, kind: KeyKind) throws -> [UInt8] {
         let context = try DigestContext()
         var keyContext: OpaquePointer?
-        guard EVP_DigestSignInit(context.pointer, &keyContext, EVP_sha256(), nil, key.pointer) == 1 else {
+        guard EVP_DigestSignInit(context.pointer, &keyContext, SHA256.algorithm.pointer, nil, key.pointer) == 1 else {
             throw OpenSSLErrorQueue.error("cannot start signing")
         }
         try usePKCS1Padding(keyContext, kind: kind)
@@ -27,7 +27,7 @@ enum DigestSignature {
     static func verify(_ signature: [UInt8], over message: [UInt8], with key: PKey, kind: KeyKind) -> Bool {
         guard let context = try? DigestContext() else { return false }
         var keyContext: OpaquePointer?
-        guard EVP_DigestVerifyInit(context.pointer, &keyContext, EVP_sha256(), nil, key.pointer) == 1,
+        guard EVP_DigestVerifyInit(context.pointer, &keyContext, SHA256.algorithm.pointer, nil, key.pointer) == 1,
             (try? usePKCS1Padding(keyContext, kind: kind)) != nil
         else {
             OpenSSLErrorQueue.discard()

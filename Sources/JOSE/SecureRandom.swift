@@ -64,11 +64,14 @@ private final class ThreadRandomBuffer {
             SecureRandom.fill(&pool)
             position = 0
         }
-        defer {
-            // Wiped once handed out, so the buffer never holds a copy of a token already in use.
-            for index in position..<position + count { pool[index] = 0 }
-            position += count
+        defer { position += count }
+        return pool.withUnsafeMutableBufferPointer { pool in
+            let taken = UnsafeMutableBufferPointer(rebasing: pool[position..<position + count])
+            defer {
+                // Wiped once handed out, so the buffer never holds a copy of a token already in use.
+                taken.update(repeating: 0)
+            }
+            return Array(taken)
         }
-        return Array(pool[position..<position + count])
     }
 }

@@ -35,7 +35,7 @@ private struct JSONWriter {
         switch value {
         case .null: append("null")
         case .bool(let flag): append(flag ? "true" : "false")
-        case .int(let number): append(String(number))
+        case .int(let number): writeInteger(number)
         case .double(let number): writeDouble(number)
         case .string(let text): writeString(text)
         case .array(let elements):
@@ -65,13 +65,37 @@ private struct JSONWriter {
     mutating func newline(level: Int) {
         guard let indent else { return }
         output.append(0x0A)
-        for _ in 0..<(indent * level) { output.append(0x20) }
+        var spaces = indent * level
+        while spaces > 0 {
+            let run = min(spaces, Self.spaces.count)
+            output.append(contentsOf: Self.spaces[..<run])
+            spaces -= run
+        }
+    }
+
+    private static let spaces = [UInt8](repeating: 0x20, count: 64)
+
+    /// Decimal digits written in place: `String(number)` made a string per number.
+    mutating func writeInteger(_ number: Int64) {
+        if number < 0 { output.append(UInt8(ascii: "-")) }
+        // The magnitude as unsigned, so Int64.min has one too.
+        var magnitude = number.magnitude
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes: UInt64.max has 20 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var position = buffer.count
+            repeat {
+                position -= 1
+                buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(contentsOf: buffer[position...])
+        }
     }
 
     mutating func writeDouble(_ number: Double) {
         guard number.isFinite else { return append("null") }
         if abs(number) < 1e15, let whole = Int64(exactly: number) {
-            append(String(whole))
+            writeInteger(whole)
         } else {
             append(String(number))
         }
@@ -84,26 +108,24 @@ private struct JSONWriter {
 
     private mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
         output.append(0x22)
-        // Most strings need no escaping: copy them whole.
-        if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            output.append(contentsOf: utf8)
-            output.append(0x22)
-            return
-        }
-        for byte in utf8 {
+        // Copy the runs that need no escape whole (most strings are one), escaping the bytes between.
+        var runStart = 0
+        for (position, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+            runStart = position + 1
             switch byte {
             case 0x22: append("\\\"")
             case 0x5C: append("\\\\")
             case 0x0A: append("\\n")
             case 0x0D: append("\\r")
             case 0x09: append("\\t")
-            case 0x00..<0x20:
+            default:
                 append("\\u00")
                 output.append(Self.hexDigits[Int(byte >> 4)])
                 output.append(Self.hexDigits[Int(byte & 0xF)])
-            default: output.append(byte)
             }
         }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         output.append(0x22)
     }
 

@@ -18,6 +18,30 @@ import Testing
         #expect(JSONValue.double(0.25).compactString == "0.25")
     }
 
+    @Test func writesIntegersDigitByDigit() {
+        let numbers: [Int64] = [0, 7, -7, 10, 1_700_000_000_123, .max, .min]
+        for number in numbers {
+            #expect(JSONValue.int(number).compactString == String(number))
+        }
+        #expect(JSONValue.double(-1e14).compactString == "-100000000000000")
+    }
+
+    @Test func escapesOnlyWhatMustBeEscapedBetweenPlainRuns() {
+        #expect(JSONValue.string("").compactString == #""""#)
+        #expect(JSONValue.string("\"lead and trail\\").compactString == #""\"lead and trail\\""#)
+        #expect(JSONValue.string("a\tb\rc\u{1F}é/").compactString == #""a\tb\rc\u001fé/""#)
+        let long = String(repeating: "x", count: 300) + "\"" + String(repeating: "y", count: 300)
+        #expect(JSONValue.string(long).compactString == "\"" + String(repeating: "x", count: 300) + "\\\"" + String(repeating: "y", count: 300) + "\"")
+    }
+
+    @Test func indentsDeepNestingPastOneRunOfSpaces() throws {
+        var value: JSONValue = "leaf"
+        for _ in 0..<40 { value = .array([value]) }
+        let text = String(decoding: value.prettyEncoded(), as: UTF8.self)
+        #expect(text.contains("\n" + String(repeating: " ", count: 80) + "\"leaf\"\n"))
+        #expect(try JSONValue(parsing: text) == value)
+    }
+
     @Test func decodesEscapesAndSurrogatePairs() throws {
         let value = try JSONValue(parsing: #""a\"b\\c\/d\n\u00e9\ud83d\ude00""#)
         #expect(value.stringValue == "a\"b\\c/d\né😀")

@@ -21,7 +21,7 @@ enum SignInWithCustomToken {
             extraClaims = object
         }
 
-        return try request.write { transaction in
+        return try request.writeGrantingTokens { transaction in
             try transaction.requireEnabled()
             var user: UserRecord
             let existing = try transaction.users.user(localId: localId, in: transaction.scope)
@@ -32,12 +32,11 @@ enum SignInWithCustomToken {
                 user = UserRecord(localId: localId, scope: transaction.scope, createdAt: transaction.now)
             }
             user.customAuth = true
-            var response: JSONObject = [
+            let response: JSONObject = [
                 "kind": "identitytoolkit#VerifyCustomTokenResponse", "isNewUser": .bool(existing == nil),
             ]
-            response.merge(
-                try transaction.completeFirstFactor(&user, signInProvider: SignInProvider.custom, extraClaims: extraClaims))
-            return response
+            return try transaction.completeFirstFactor(
+                &user, signInProvider: SignInProvider.custom, extraClaims: extraClaims, answering: response)
         }
     }
 

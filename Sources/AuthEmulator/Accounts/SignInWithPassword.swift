@@ -45,7 +45,7 @@ enum SignInWithPassword {
                 let user = try verify(transaction)
                 return try transaction.enforcesSecondFactors && !user.mfaEnrollments.isEmpty ? nil : user
             }
-            return try request.write { transaction in
+            return try request.writeGrantingTokens { transaction in
                 var user = try verify(transaction)
                 try blocking.apply(to: &user)
                 var response: JSONObject = [
@@ -54,10 +54,9 @@ enum SignInWithPassword {
                 ]
                 response.setIfPresent("displayName", user.displayName.map { .string($0) })
                 response.setIfPresent("photoUrl", user.photoUrl.map { .string($0) })
-                response.merge(
-                    try transaction.completeFirstFactor(
-                        &user, signInProvider: SignInProvider.password, extraClaims: blocking.sessionClaims))
-                return response
+                return try transaction.completeFirstFactor(
+                    &user, signInProvider: SignInProvider.password, extraClaims: blocking.sessionClaims,
+                    answering: response)
             }
         }
 

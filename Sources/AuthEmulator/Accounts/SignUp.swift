@@ -52,21 +52,21 @@ enum SignUp {
         let blocking = try BlockingFunctions.run(
             request, idToken == nil ? [.beforeCreate, .beforeSignIn] : [], signInMethod: signInProvider ?? "password", draft: draft)
 
-        return try request.write { transaction in
+        return try request.writeGrantingTokens { transaction in
             var user = try draft(transaction)
             try blocking.apply(to: &user)
 
             var response: JSONObject = ["kind": "identitytoolkit#SignupNewUserResponse", "localId": .string(user.localId)]
             response.setIfPresent("displayName", user.displayName.map { .string($0) })
             response.setIfPresent("email", user.email.map { .string($0) })
-            if let signInProvider {
-                response.merge(
-                    try transaction.saveIssuingTokens(
-                        for: &user, signInProvider: signInProvider, extraClaims: blocking.sessionClaims).json)
-            } else {
+            guard let signInProvider else {
                 try transaction.users.save(&user)
+                return TokenAnswer(fields: response)
             }
-            return response
+            return TokenAnswer(
+                fields: response,
+                tokens: try transaction.saveGrantingTokens(
+                    for: &user, signInProvider: signInProvider, extraClaims: blocking.sessionClaims))
         }
     }
 

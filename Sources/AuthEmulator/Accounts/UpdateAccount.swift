@@ -44,7 +44,7 @@ enum UpdateAccount {
         }
         let deletedPasskeys = try body.stringArray("deletePasskey") ?? []
 
-        return try request.write { transaction in
+        return try request.writeGrantingTokens { transaction in
             try transaction.requireEnabled()
             var user: UserRecord
             var signInProvider: String?
@@ -99,11 +99,11 @@ enum UpdateAccount {
             response.setIfPresent("passwordHash", user.passwordHash.map { .string($0) })
             // New tokens only when old ones were just revoked and we know how the user signed in.
             if changes.revokesTokens, let signInProvider {
-                response.merge(try transaction.saveIssuingTokens(for: &user, signInProvider: signInProvider).json)
-            } else {
-                try transaction.users.save(&user)
+                return TokenAnswer(
+                    fields: response, tokens: try transaction.saveGrantingTokens(for: &user, signInProvider: signInProvider))
             }
-            return response
+            try transaction.users.save(&user)
+            return TokenAnswer(fields: response)
         }
     }
 

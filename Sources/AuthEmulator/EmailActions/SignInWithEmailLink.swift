@@ -52,21 +52,19 @@ enum SignInWithEmailLink {
             return BlockingDraft(user: drafted.user, isNew: drafted.isNew)
         }
 
-        return try request.write { transaction in
+        return try request.writeGrantingTokens { transaction in
             let drafted = try draft(transaction)
             var user = drafted.user
             try blocking.apply(to: &user)
             // Single use, consumed in the same transaction as the sign-in it allows.
             try transaction.store.oobCodes.delete(drafted.code)
 
-            var response: JSONObject = [
+            let response: JSONObject = [
                 "kind": "identitytoolkit#EmailLinkSigninResponse", "email": .string(user.email ?? ""),
                 "localId": .string(user.localId), "isNewUser": .bool(drafted.isNew),
             ]
-            response.merge(
-                try transaction.completeFirstFactor(
-                    &user, signInProvider: SignInProvider.password, extraClaims: blocking.sessionClaims))
-            return response
+            return try transaction.completeFirstFactor(
+                &user, signInProvider: SignInProvider.password, extraClaims: blocking.sessionClaims, answering: response)
         }
     }
 }

@@ -45,7 +45,7 @@ enum SignInWithIdp {
                     blocking: .draft { drafted = $0 }, in: transaction)
                 return drafted
             }
-            return try request.write { transaction in
+            return try request.writeGrantingTokens { transaction in
                 try transaction.requireEnabled()
                 return try decide(
                     credential, base: base, linkingIdToken: linkingIdToken, autoCreate: autoCreate, newLocalId: newLocalId,
@@ -98,7 +98,7 @@ enum SignInWithIdp {
     private static func decide(
         _ credential: ProviderCredential, base: JSONObject, linkingIdToken: String?, autoCreate: Bool, newLocalId: String,
         blocking: BlockingStage, in transaction: AccountsTransaction
-    ) throws -> JSONObject {
+    ) throws -> TokenAnswer {
         let info = credential.info
         let scope = transaction.scope
         let users = transaction.users
@@ -130,7 +130,7 @@ enum SignInWithIdp {
                 response["verifiedProvider"] = .array(
                     owner.providerUserInfo.map(\.providerId)
                         .filter { $0 != SignInProvider.password && $0 != SignInProvider.phone }.map { .string($0) })
-                return response
+                return TokenAnswer(fields: response)
             }
             if owner.providers.contains(where: { $0.providerId == info.providerId && $0.rawId != info.rawId }) {
                 response["emailRecycled"] = true
@@ -164,15 +164,15 @@ enum SignInWithIdp {
         // Checked before anything is written: a refused sign-in changes nothing.
         guard !user.disabled else { throw AuthError.invalid("USER_DISABLED") }
         user.upsertProvider(info.providerLink)
-        if try blocking.stops(at: &user, isNew: response["isNewUser"] == true, in: transaction) { return response }
+        if try blocking.stops(at: &user, isNew: response["isNewUser"] == true, in: transaction) {
+            return TokenAnswer(fields: response)
+        }
         response["localId"] = .string(user.localId)
         if user.email == info.email {
             response.setIfPresent("emailVerified", user.emailVerified.map { .bool($0) })
         }
-        response.merge(
-            try transaction.completeFirstFactor(
-                &user, signInProvider: info.providerId, extraClaims: blocking.sessionClaims, linking: linkingIdToken != nil,
-                signInAttributes: info.signInAttributes))
-        return response
+        return try transaction.completeFirstFactor(
+            &user, signInProvider: info.providerId, extraClaims: blocking.sessionClaims, linking: linkingIdToken != nil,
+            signInAttributes: info.signInAttributes, answering: response)
     }
 }

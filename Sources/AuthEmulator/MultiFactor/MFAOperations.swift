@@ -63,7 +63,7 @@ enum MFAOperations {
         if try body.nested("phoneVerificationInfo")?.has("androidVerificationProof") == true {
             throw AuthError.notImplemented("androidVerificationProof is unsupported!")
         }
-        return try request.write { transaction in
+        return try request.writeGrantingTokens { transaction in
             try transaction.requireEnabled(factorGate(body, totpField: "totpVerificationInfo", phoneField: "phoneVerificationInfo"))
             var (user, signInProvider) = try enrollingUser(body, in: transaction)
             let factor: MFAEnrollment.Factor
@@ -85,15 +85,15 @@ enum MFAOperations {
                 mfaEnrollmentId: transaction.identifiers.alphanumeric(28), displayName: try body.nonEmptyString("displayName"),
                 enrolledAt: transaction.now, factor: factor)
             user.mfaEnrollments.append(enrollment)
-            let tokens = try transaction.saveIssuingTokens(
+            let tokens = try transaction.saveGrantingTokens(
                 for: &user, signInProvider: signInProvider, secondFactor: secondFactorClaim(enrollment))
-            return ["idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken)]
+            return TokenAnswer(fields: [:], tokens: tokens, includesExpiry: false)
         }
     }
 
     static func withdraw(_ request: OperationRequest) throws -> JSONObject {
         let body = request.body
-        return try request.write { transaction in
+        return try request.writeGrantingTokens { transaction in
             try transaction.requireEnabled()
             guard let idToken = try body.nonEmptyString("idToken") else { throw AuthError.invalid("MISSING_ID_TOKEN") }
             let authenticated = try transaction.authenticate(idToken: idToken)
@@ -102,7 +102,8 @@ enum MFAOperations {
             else { throw AuthError.invalid("MFA_ENROLLMENT_NOT_FOUND") }
             user.mfaEnrollments.removeAll { $0.mfaEnrollmentId == id }
             user.listsWithdrawnFactors = user.mfaEnrollments.isEmpty
-            return try transaction.saveIssuingTokens(for: &user, signInProvider: authenticated.signInProvider).json
+            return TokenAnswer(
+                fields: [:], tokens: try transaction.saveGrantingTokens(for: &user, signInProvider: authenticated.signInProvider))
         }
     }
 
@@ -178,7 +179,7 @@ enum MFAOperations {
             request, [.beforeSignIn], signInMethod: firstFactor ?? SignInProvider.password
         ) { transaction in try decide(transaction).1 }
 
-        return try request.write { transaction in
+        return try request.writeGrantingTokens { transaction in
             var (pending, user, enrollment, session) = try decide(transaction)
             guard !user.disabled else { throw AuthError.invalid("USER_DISABLED") }
             try blocking.apply(to: &user)
@@ -187,12 +188,12 @@ enum MFAOperations {
             var claims = pending.extraClaims ?? JSONObject()
             if let sessionClaims = blocking?.sessionClaims { claims.merge(sessionClaims) }
             pending.extraClaims = claims.isEmpty ? nil : claims
-            let tokens = try transaction.saveIssuingTokens(
+            let tokens = try transaction.saveGrantingTokens(
                 for: &user, signInProvider: pending.signInProvider, extraClaims: pending.extraClaims,
                 secondFactor: secondFactorClaim(enrollment))
-            var response: JSONObject = ["idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken)]
+            var response = JSONObject()
             if let number = enrollment.phoneNumber { response["phoneSessionInfo"] = ["phoneNumber": .string(number)] }
-            return response
+            return TokenAnswer(fields: response, tokens: tokens, includesExpiry: false)
         }
     }
 

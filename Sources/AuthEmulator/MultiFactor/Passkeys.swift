@@ -27,16 +27,16 @@ enum Passkeys {
         let body = request.body
         guard let idToken = try body.nonEmptyString("idToken") else { throw AuthError.invalid("MISSING_ID_TOKEN") }
         let credentialId = try self.credentialId(body, "authenticatorRegistrationResponse")
-        return try request.write { transaction in
+        return try request.writeGrantingTokens { transaction in
             var user = try transaction.authenticate(idToken: idToken).user
             guard try transaction.users.user(passkeyCredentialId: credentialId, in: transaction.scope) == nil else {
                 throw AuthError.invalid("CREDENTIAL_ALREADY_IN_USE")
             }
             let name = try body.nonEmptyString("name") ?? body.nonEmptyString("displayName") ?? "Unnamed Passkey"
             user.passkeys.append(Passkey(credentialId: credentialId, name: name))
-            var response: JSONObject = ["localId": .string(user.localId)]
-            response.merge(try transaction.saveIssuingTokens(for: &user, signInProvider: "passkey").json)
-            return response
+            return TokenAnswer(
+                fields: ["localId": .string(user.localId)],
+                tokens: try transaction.saveGrantingTokens(for: &user, signInProvider: "passkey"))
         }
     }
 
@@ -46,13 +46,13 @@ enum Passkeys {
 
     static func finalizeSignIn(_ request: OperationRequest) throws -> JSONObject {
         let credentialId = try self.credentialId(request.body, "authenticatorAuthenticationResponse")
-        return try request.write { transaction in
+        return try request.writeGrantingTokens { transaction in
             guard var user = try transaction.users.user(passkeyCredentialId: credentialId, in: transaction.scope) else {
                 throw AuthError.invalid("PASSKEY_CREDENTIAL_NOT_FOUND")
             }
             guard !user.disabled else { throw AuthError.invalid("USER_DISABLED") }
             user.lastLoginAt = transaction.now
-            return try transaction.saveIssuingTokens(for: &user, signInProvider: "passkey").json
+            return TokenAnswer(fields: [:], tokens: try transaction.saveGrantingTokens(for: &user, signInProvider: "passkey"))
         }
     }
 

@@ -49,23 +49,24 @@ extension AccountsTransaction {
     /// with second factors, `mfaPendingCredential` and the factors to choose from. Either way the
     /// user's other changes are saved; the login time only moves once the sign-in is complete.
     /// Linking to the signed-in user (`linking`) asks for no second factor: its ID token passed one.
+    /// The answer is `fields` followed by the tokens, or by the pending credential.
     func completeFirstFactor(
         _ user: inout UserRecord, signInProvider: String, extraClaims: JSONObject? = nil, linking: Bool = false,
-        signInAttributes: JSONValue? = nil
-    ) throws -> JSONObject {
+        signInAttributes: JSONValue? = nil, answering fields: JSONObject
+    ) throws -> TokenAnswer {
         guard try enforcesSecondFactors, !linking, !user.mfaEnrollments.isEmpty else {
             user.lastLoginAt = now
-            return try saveIssuingTokens(
-                for: &user, signInProvider: signInProvider, extraClaims: extraClaims, signInAttributes: signInAttributes
-            ).json
+            let tokens = try saveGrantingTokens(
+                for: &user, signInProvider: signInProvider, extraClaims: extraClaims, signInAttributes: signInAttributes)
+            return TokenAnswer(fields: fields, tokens: tokens)
         }
         try users.save(&user)
         let pending = PendingCredential(
             localId: user.localId, signInProvider: signInProvider, scope: scope, extraClaims: extraClaims)
-        return [
-            "mfaPendingCredential": .string(pending.encoded),
-            "mfaInfo": .array(user.mfaEnrollments.map { .object($0.redactedJSON) }),
-        ]
+        var answer = fields
+        answer["mfaPendingCredential"] = .string(pending.encoded)
+        answer["mfaInfo"] = .array(user.mfaEnrollments.map { .object($0.redactedJSON) })
+        return TokenAnswer(fields: answer)
     }
 }
 

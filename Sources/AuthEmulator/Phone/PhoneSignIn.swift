@@ -97,7 +97,7 @@ enum PhoneSignIn {
             return BlockingDraft(user: user, isNew: isNew)
         }
 
-        return try request.write { transaction in
+        return try request.writeGrantingTokens { transaction in
             let sessions = transaction.store.verificationSessions
             switch try decide(transaction) {
             case .numberTakenByAnother(let phoneNumber):
@@ -106,23 +106,22 @@ enum PhoneSignIn {
                 try sessions.insertTemporaryProof(
                     proof, phoneNumber: phoneNumber, scope: transaction.scope,
                     expiresAt: transaction.now.adding(seconds: temporaryProofLifetimeSeconds))
-                return [
+                return TokenAnswer(fields: [
                     "phoneNumber": .string(phoneNumber), "temporaryProof": .string(proof),
                     "temporaryProofExpiresIn": .string(String(temporaryProofLifetimeSeconds)),
-                ]
+                ])
             case .signIn(var user, let isNew, let phoneNumber, let session):
                 try blocking.apply(to: &user)
                 // Used up in the same transaction as the sign-in it allows.
                 if let session { try sessions.delete(session) }
                 user.lastLoginAt = transaction.now
-                var response: JSONObject = [
+                let response: JSONObject = [
                     "isNewUser": .bool(isNew), "phoneNumber": .string(phoneNumber), "localId": .string(user.localId),
                 ]
-                response.merge(
-                    try transaction.saveIssuingTokens(
-                        for: &user, signInProvider: SignInProvider.phone, extraClaims: blocking?.sessionClaims
-                    ).json)
-                return response
+                return TokenAnswer(
+                    fields: response,
+                    tokens: try transaction.saveGrantingTokens(
+                        for: &user, signInProvider: SignInProvider.phone, extraClaims: blocking?.sessionClaims))
             }
         }
     }

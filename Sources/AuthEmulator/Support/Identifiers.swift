@@ -15,14 +15,16 @@ public struct SecureIdentifierSource: IdentifierSource {
 
     public func alphanumeric(_ count: Int) -> String {
         // 62 does not divide 256: reject bytes >= 248 so every character is equally likely.
-        var characters: [UInt8] = []
-        characters.reserveCapacity(count)
-        while characters.count < count {
-            for byte in SecureRandom.bytes(count) where byte < 248 && characters.count < count {
-                characters.append(Self.alphabet[Int(byte) % 62])
+        String(unsafeUninitializedCapacity: count) { characters in
+            var filled = 0
+            while filled < count {
+                for byte in SecureRandom.bytes(count - filled) where byte < 248 {
+                    characters[filled] = Self.alphabet[Int(byte) % 62]
+                    filled += 1
+                }
             }
+            return count
         }
-        return String(decoding: characters, as: UTF8.self)
     }
 
     public func opaqueToken(bytes count: Int) -> String {

@@ -53,16 +53,6 @@ enum IDTokenMinter {
         }
         return identities
     }
-
-    static func mint(
-        for user: UserRecord, signInProvider: String, extraClaims: JSONObject?, secondFactor: JSONObject?, now: Instant,
-        signer: IDTokenSigner, signInAttributes: JSONValue? = nil
-    ) throws -> String {
-        try signer.encode(
-            payload(
-                for: user, signInProvider: signInProvider, extraClaims: extraClaims, secondFactor: secondFactor, now: now,
-                signInAttributes: signInAttributes))
-    }
 }
 
 /// The `sign_in_provider` values Firebase uses besides IdP ids.
@@ -78,22 +68,57 @@ struct IssuedTokens {
     let idToken: String
     let refreshToken: String
 
-    /// `expiresIn` is a string: the Apple SDK ignores a number and then refreshes in a loop.
-    var json: JSONObject {
-        [
-            "idToken": .string(idToken), "refreshToken": .string(refreshToken),
-            "expiresIn": .string(String(IDTokenMinter.lifetimeSeconds)),
-        ]
+    /// `expiresIn` is a string: the Apple SDK ignores a number and then refreshes in a loop. The MFA
+    /// routes answer the two tokens alone.
+    func json(includingExpiry: Bool = true) -> JSONObject {
+        var json: JSONObject = ["idToken": .string(idToken), "refreshToken": .string(refreshToken)]
+        if includingExpiry { json["expiresIn"] = .string(String(IDTokenMinter.lifetimeSeconds)) }
+        return json
+    }
+}
+
+/// Tokens a transaction granted, the ID token not encoded yet: its claims are read from the user
+/// inside the transaction, and the encoding (with `--id-tokens signed`, an RSA signature) is done
+/// after the commit, outside the writer lock, which every other write waits for.
+struct GrantedTokens {
+    let claims: JSONObject
+    let refreshToken: String
+
+    func issue(with signer: IDTokenSigner) throws -> IssuedTokens {
+        IssuedTokens(idToken: try signer.encode(claims), refreshToken: refreshToken)
+    }
+}
+
+/// What a write that may sign a user in answers: its fields, and the tokens to add once encoded
+/// (`OperationRequest.writeGrantingTokens`). No tokens when the sign-in stops short (a second
+/// factor pending, an account to confirm, an admin creating an account).
+struct TokenAnswer {
+    var fields: JSONObject
+    var tokens: GrantedTokens?
+    var includesExpiry = true
+
+    func encoded(with signer: IDTokenSigner) throws -> JSONObject {
+        guard let tokens else { return fields }
+        var answer = fields
+        answer.merge(try tokens.issue(with: signer).json(includingExpiry: includesExpiry))
+        return answer
+    }
+}
+
+extension OperationRequest {
+    /// `write`, then the granted ID token encoded after the commit.
+    func writeGrantingTokens(_ body: (AccountsTransaction) throws -> TokenAnswer) throws -> JSONObject {
+        try write(body).encoded(with: environment.idTokenSigner)
     }
 }
 
 extension AccountsTransaction {
-    /// Saves `user` with a fresh `lastRefreshAt` and issues an ID token and a stored refresh token.
+    /// Saves `user` with a fresh `lastRefreshAt` and grants an ID token and a stored refresh token.
     /// `signInAttributes` (SAML) go into this ID token only, as in the reference: refreshed ones lack them.
-    func saveIssuingTokens(
+    func saveGrantingTokens(
         for user: inout UserRecord, signInProvider: String, extraClaims: JSONObject? = nil,
         secondFactor: JSONObject? = nil, signInAttributes: JSONValue? = nil
-    ) throws -> IssuedTokens {
+    ) throws -> GrantedTokens {
         user.lastRefreshAt = now
         try users.save(&user)
         let logger = environment.logger
@@ -110,9 +135,9 @@ extension AccountsTransaction {
             secondFactor: secondFactor, issuedAt: now)
         refreshToken.token = RefreshTokenFormat.encode(refreshToken, tokenId: identifiers.opaqueToken(bytes: 32))
         try store.refreshTokens.insert(refreshToken)
-        let idToken = try IDTokenMinter.mint(
+        let claims = IDTokenMinter.payload(
             for: user, signInProvider: signInProvider, extraClaims: extraClaims, secondFactor: secondFactor, now: now,
-            signer: environment.idTokenSigner, signInAttributes: signInAttributes)
-        return IssuedTokens(idToken: idToken, refreshToken: refreshToken.token)
+            signInAttributes: signInAttributes)
+        return GrantedTokens(claims: claims, refreshToken: refreshToken.token)
     }
 }

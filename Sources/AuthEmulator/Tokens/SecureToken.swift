@@ -13,7 +13,7 @@ enum SecureToken {
         guard grantType == "refresh_token" else { throw AuthError.invalid("INVALID_GRANT_TYPE") }
         guard let token = try body.nonEmptyString("refreshToken") else { throw AuthError.invalid("MISSING_REFRESH_TOKEN") }
 
-        return try request.write { transaction in
+        let (user, claims) = try request.write { transaction in
             guard let record = try transaction.store.refreshTokens.find(token),
                 record.scope.projectId == transaction.scope.projectId
             else { throw AuthError.invalid("INVALID_REFRESH_TOKEN") }
@@ -30,14 +30,17 @@ enum SecureToken {
             }
             user.lastRefreshAt = transaction.now
             try transaction.users.save(&user)
-            let idToken = try IDTokenMinter.mint(
+            let claims = IDTokenMinter.payload(
                 for: user, signInProvider: record.signInProvider, extraClaims: record.extraClaims,
-                secondFactor: record.secondFactor, now: transaction.now, signer: transaction.environment.idTokenSigner)
-            return [
-                "id_token": .string(idToken), "access_token": .string(idToken),
-                "expires_in": .string(String(IDTokenMinter.lifetimeSeconds)), "refresh_token": .string(token),
-                "token_type": "Bearer", "user_id": .string(user.localId), "project_id": .string(projectNumber),
-            ]
+                secondFactor: record.secondFactor, now: transaction.now)
+            return (user, claims)
         }
+        // Encoded after the commit, outside the writer lock (GrantedTokens).
+        let idToken = try request.environment.idTokenSigner.encode(claims)
+        return [
+            "id_token": .string(idToken), "access_token": .string(idToken),
+            "expires_in": .string(String(IDTokenMinter.lifetimeSeconds)), "refresh_token": .string(token),
+            "token_type": "Bearer", "user_id": .string(user.localId), "project_id": .string(projectNumber),
+        ]
     }
 }

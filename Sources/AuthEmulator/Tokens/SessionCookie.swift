@@ -13,14 +13,16 @@ enum SessionCookie {
         let requested = try request.body.int64("validDuration") ?? 0
         let duration = requested == 0 ? longestSeconds : requested
         guard (shortestSeconds...longestSeconds).contains(duration) else { throw AuthError.invalid("INVALID_DURATION") }
-        return try request.read { transaction in
+        let claims = try request.read { transaction in
             var claims = try transaction.authenticate(idToken: idToken).payload
             let issuedAt = transaction.now.secondsSinceEpoch
             claims["iat"] = .int(issuedAt)
             claims["exp"] = .int(issuedAt + duration)
             let audience = claims["aud"].map { $0.stringValue ?? $0.compactString } ?? transaction.scope.projectId
             claims["iss"] = .string("https://session.firebase.google.com/\(audience)")
-            return ["sessionCookie": .string(try transaction.environment.idTokenSigner.encode(claims))]
+            return claims
         }
+        // Signed outside the transaction: in memory, a read holds the writer lock.
+        return ["sessionCookie": .string(try request.environment.idTokenSigner.encode(claims))]
     }
 }
