@@ -30,6 +30,25 @@ import Testing
         #expect(environment == nil && store == nil)
     }
 
+    /// Exact paths are found by lookup, yet the table's order still decides: a literal route after
+    /// a template that also fits its path is never reached, as when every route was tried in turn.
+    @Test func theFirstFittingRouteWinsWhetherLiteralOrTemplate() throws {
+        func route(_ method: String, _ template: String) -> Route {
+            Route(method, template, Operation(template, .open, result: nil))
+        }
+        let index = RouteIndex([
+            route("POST", "v1/{name}:lookup"), route("POST", "v1/accounts:lookup"),
+            route("POST", "v1/accounts:signUp"), route("GET", "v1/accounts:signUp"),
+        ])
+        #expect(index.match(method: "POST", path: "/v1/accounts:lookup")?.0.pattern.template == "v1/{name}:lookup")
+        #expect(index.match(method: "POST", path: "/v1/accounts:lookup")?.1 == ["name": "accounts"])
+        #expect(index.match(method: "POST", path: "/v1/accounts:signUp")?.0.pattern.template == "v1/accounts:signUp")
+        #expect(index.match(method: "GET", path: "/v1/accounts:signUp")?.0.method == "GET")
+        #expect(index.match(method: "HEAD", path: "/v1/accounts:signUp")?.0.method == "GET")
+        #expect(index.match(method: "DELETE", path: "/v1/accounts:signUp") == nil)
+        #expect(index.match(method: "POST", path: "/v1/accounts:signup") == nil)
+    }
+
     /// The two percent-encoders share one mechanism but keep different bytes: `URLSearchParams`
     /// keeps `*-._` and writes a space as `+`; `encodeURIComponent` keeps `-_.!~*'()` and `%20`.
     @Test func formEncodingAndURIComponentsKeepTheirOwnCharacters() {

@@ -19,6 +19,11 @@ struct PathPattern: Sendable {
         }
     }
 
+    /// The template itself when it has no `{name}` part: only that exact path fits.
+    var literalPath: String? {
+        segments.allSatisfy { if case .literal = $0 { true } else { false } } ? template : nil
+    }
+
     /// The number of `/`-separated parts, which a path must have to fit.
     var segmentCount: Int { segments.count }
 

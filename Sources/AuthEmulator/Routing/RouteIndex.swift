@@ -9,19 +9,37 @@ struct RouteIndex: Sendable {
 
     private let routes: [Route]
     private var candidates: [Key: [Int]] = [:]
+    /// Routes with no `{name}` part by method and path, where no earlier route also fits that path:
+    /// the hot API paths are all of this kind, and then matching is one dictionary lookup.
+    private var exactPaths: [String: [String: Int]] = [:]
 
     init(_ routes: [Route]) {
         self.routes = routes
         for (position, route) in routes.enumerated() {
-            candidates[Key(method: route.method, segmentCount: route.pattern.segmentCount), default: []].append(position)
+            let key = Key(method: route.method, segmentCount: route.pattern.segmentCount)
+            if let path = route.pattern.literalPath, exactPaths[route.method]?[path] == nil {
+                let segments = Self.segments(path)
+                let shadowed = candidates[key, default: []].contains { routes[$0].pattern.match(segments) != nil }
+                if !shadowed { exactPaths[route.method, default: [:]][path] = position }
+            }
+            candidates[key, default: []].append(position)
         }
     }
 
+    private static func segments(_ path: Substring.UTF8View) -> [Substring] {
+        // Split as bytes: splitting a String walks it Character by Character.
+        path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Substring($0) }
+    }
+
+    private static func segments(_ path: String) -> [Substring] { segments(Substring(path).utf8) }
+
     /// The first route, in table order, whose method and template fit; HEAD is served by GET routes.
     func match(method: String, path: String) -> (Route, [String: String])? {
-        // Split as bytes: splitting a String walks it Character by Character.
-        let segments = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-            .map { Substring($0) }
+        let relativePath = path.utf8.dropFirst()
+        if let position = exactPaths[method]?[String(decoding: relativePath, as: UTF8.self)] {
+            return (routes[position], [:])
+        }
+        let segments = Self.segments(relativePath)
         var positions = candidates[Key(method: method, segmentCount: segments.count)] ?? []
         if method == "HEAD" {
             positions = (positions + (candidates[Key(method: "GET", segmentCount: segments.count)] ?? [])).sorted()
