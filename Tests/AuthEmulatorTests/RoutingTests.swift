@@ -55,6 +55,7 @@ import Testing
         #expect(FormURLEncoding.encode([(name: "a b", value: "é*-._~!'()&=")]) == "a+b=%C3%A9*-._%7E%21%27%28%29%26%3D")
         #expect(URIComponent.encode("a b é-_.!~*'()&=+") == "a%20b%20%C3%A9-_.!~*'()%26%3D%2B")
         #expect(URIComponent.query([("x y", "1/2"), ("k", "")]) == "x%20y=1%2F2&k=")
+        #expect(URIComponent.encode("") == "" && URIComponent.encode("&/") == "%26%2F" && URIComponent.encode("ab") == "ab")
     }
 
     @Test func unknownPathIsGoogleShaped404() throws {

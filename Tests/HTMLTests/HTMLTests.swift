@@ -11,6 +11,19 @@ import Testing
         )
     }
 
+    /// Escapes at the very start and end, none at all, multi-byte text around them, and a Substring.
+    @Test func escapingCopiesTheRunsBetweenReferencesIntact() {
+        #expect(HTML.escape("") == "")
+        #expect(HTML.escape("plain text, nothing to escape") == "plain text, nothing to escape")
+        #expect(HTML.escape("&é<ü>'") == "&amp;é&lt;ü&gt;&#39;")
+        #expect(HTML.escape("\"x\"") == "&quot;x&quot;")
+        let long = String(repeating: "é", count: 200) + "&" + String(repeating: "z", count: 200)
+        #expect(HTML.escape(long) == String(repeating: "é", count: 200) + "&amp;" + String(repeating: "z", count: 200))
+        let link = "https://example.com/a?b=1&c=2"
+        let fragment: HTML = "<a href=\"\(link)\">\(link.dropFirst(8))</a>"
+        #expect(fragment.markup == "<a href=\"https://example.com/a?b=1&amp;c=2\">example.com/a?b=1&amp;c=2</a>")
+    }
+
     @Test func nestedFragmentsAreKeptVerbatimAndEscapedOnce() {
         let inner: HTML = "<b>\("a&b")</b>"
         let outer: HTML = "<div>\(inner)\([inner, inner])</div>"

@@ -15,15 +15,23 @@ struct PercentEncoder: Sendable {
         self.spaceAsPlus = spaceAsPlus
     }
 
+    /// Runs of kept bytes are copied whole.
     func append(_ text: String, to encoded: inout [UInt8]) {
-        for byte in text.utf8 {
-            if kept[Int(byte)] {
-                encoded.append(byte)
-            } else if spaceAsPlus && byte == UInt8(ascii: " ") {
-                encoded.append(UInt8(ascii: "+"))
-            } else {
-                encoded += [UInt8(ascii: "%"), Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]]
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for (position, byte) in utf8.enumerated() where !kept[Int(byte)] {
+                encoded.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+                runStart = position + 1
+                if spaceAsPlus && byte == UInt8(ascii: " ") {
+                    encoded.append(UInt8(ascii: "+"))
+                } else {
+                    encoded.append(UInt8(ascii: "%"))
+                    encoded.append(Self.hexDigits[Int(byte >> 4)])
+                    encoded.append(Self.hexDigits[Int(byte & 0xF)])
+                }
             }
+            encoded.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
     }
 
