@@ -48,6 +48,16 @@ public final class SQLiteConnection {
         return SQLiteConnection(handle: handle)
     }
 
+    /// The most an in-memory (memdb) database may grow to. SQLite's default is 1 GiB, after which
+    /// every write fails with SQLITE_FULL; `limit` replaces it (never below the current size).
+    /// Answers the limit in force; nil for a database that is not in memory.
+    @discardableResult
+    func memoryDatabaseSizeLimit(_ limit: Int64 = -1) -> Int64? {
+        var value = limit
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_SIZE_LIMIT, &value) == SQLITE_OK else { return nil }
+        return value
+    }
+
     /// Process-wide settings, applied once before the first connection opens (SQLite accepts
     /// `sqlite3_config` only before it initialises; later it answers SQLITE_MISUSE and changes nothing).
     private static let processSettings: Void = {

@@ -30,6 +30,8 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     /// How long a connection waits for another process's lock before failing with SQLITE_BUSY.
     private static let busyTimeoutMilliseconds = 5000
+    /// 1 TiB, which reserves nothing: memdb grows its buffer only as the database grows.
+    static let memoryDatabaseLimitBytes: Int64 = 1 << 40
     /// Readers in parallel; more than the writer can usefully keep up with on a small machine is waste.
     private static let readerCapacity = 4
 
@@ -55,6 +57,9 @@ public final class SQLiteDatabase: @unchecked Sendable {
                 "file:auth-emulator-\(UInt64.random(in: 0...UInt64.max))?vfs=memdb",
                 flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI)
             try Self.configure(writer, durable: false)
+            // Bounded by the machine's memory, as the official emulator's state is, rather than by
+            // SQLite's 1 GiB default: an outbox of large app mails reached it in a few seconds.
+            writer.memoryDatabaseSizeLimit(Self.memoryDatabaseLimitBytes)
             readers = nil
             groupCommit = nil
         case .file(let path):

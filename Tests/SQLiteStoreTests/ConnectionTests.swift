@@ -17,6 +17,20 @@ import Testing
         #expect(error?.message.contains("UNIQUE") == true)
     }
 
+    /// SQLite caps an in-memory database at 1 GiB; ours may grow to 1 TiB. The cap is what decides:
+    /// past it every write fails as "full" (seen: an outbox of large app mails, in seconds).
+    @Test func anInMemoryDatabaseIsNotCappedAtSQLitesDefaultGigabyte() throws {
+        let schema = Migration(version: 1, name: "blobs", sql: "CREATE TABLE blobs (data BLOB)")
+        let database = try SQLiteDatabase(location: .inMemory, migrations: [schema])
+        #expect(try database.write { $0.memoryDatabaseSizeLimit() } == SQLiteDatabase.memoryDatabaseLimitBytes)
+        try database.write { _ = $0.memoryDatabaseSizeLimit(1 << 20) }
+        let error = #expect(throws: SQLiteError.self) {
+            try database.write { try $0.execute("INSERT INTO blobs VALUES (zeroblob(2000000))") }
+        }
+        #expect(error?.code == 13)  // SQLITE_FULL
+        #expect(try database.write { $0.memoryDatabaseSizeLimit() } == 1 << 20)
+    }
+
     @Test func aFailedStatementInsideAWriteLeavesTheRestOfTheTransaction() throws {
         let schema = Migration(version: 1, name: "names", sql: "CREATE TABLE names (name TEXT PRIMARY KEY)")
         let database = try SQLiteDatabase(location: .inMemory, migrations: [schema])
