@@ -49,6 +49,18 @@ import Testing
         #expect(index.match(method: "POST", path: "/v1/accounts:signup") == nil)
     }
 
+    /// Bodies are camel-cased at any depth (`grant_type`, `phone-info`); one that is already
+    /// camelCase comes through as it was, order and all.
+    @Test func bodiesAreCamelCasedOnlyWhereAKeyHasASeparator() throws {
+        let snake = try RequestBody(parsing: Array(#"{"grant_type":"x","list":[{"phone-info":1}],"iOSBundleId":"b"}"#.utf8))
+        #expect(snake.object.keys == ["grantType", "list", "iOSBundleId"])
+        #expect(snake.object["list"]?.arrayValue?.first?["phoneInfo"] == 1)
+        let camel = try RequestBody(parsing: Array(#"{"b":1,"a":{"idToken":"t"},"c":[{"x":true}]}"#.utf8))
+        #expect(camel.object == (try JSONValue(parsing: #"{"b":1,"a":{"idToken":"t"},"c":[{"x":true}]}"#).objectValue))
+        #expect(camel.object.keys == ["b", "a", "c"])
+        #expect(try RequestBody(parsing: Array(#"{"a_b":1}"#.utf8), camelCasing: false).object.keys == ["a_b"])
+    }
+
     /// The two percent-encoders share one mechanism but keep different bytes: `URLSearchParams`
     /// keeps `*-._` and writes a space as `+`; `encodeURIComponent` keeps `-_.!~*'()` and `%20`.
     @Test func formEncodingAndURIComponentsKeepTheirOwnCharacters() {

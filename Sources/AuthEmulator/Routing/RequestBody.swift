@@ -151,6 +151,8 @@ struct RequestBody: Sendable {
     }
 
     static func camelCased(_ object: JSONObject) -> JSONObject {
+        // Nearly every body is camelCase already: then it is kept as it is, not rebuilt.
+        guard hasSeparatedKeys(.object(object)) else { return object }
         var result = JSONObject()
         for (key, value) in object.members {
             result[camelCase(key)] = camelCased(value)
@@ -166,10 +168,22 @@ struct RequestBody: Sendable {
         }
     }
 
+    private static func hasSeparatedKeys(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object(let object): object.members.contains { isSeparated($0.key) || hasSeparatedKeys($0.value) }
+        case .array(let elements): elements.contains(where: hasSeparatedKeys)
+        default: false
+        }
+    }
+
+    private static func isSeparated(_ key: String) -> Bool {
+        // Bytes, not `String.contains`: this runs for every key of every body.
+        key.utf8.contains { $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+    }
+
     /// `grant_type` → `grantType`. Keys without separators are left alone, so `iOSBundleId` survives.
     static func camelCase(_ key: String) -> String {
-        // Bytes, not `String.contains`: this runs for every key of every body.
-        guard key.utf8.contains(where: { $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }) else { return key }
+        guard isSeparated(key) else { return key }
         var result = ""
         var upperNext = false
         for character in key {
