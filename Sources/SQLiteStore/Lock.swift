@@ -37,39 +37,6 @@ final class Lock: @unchecked Sendable {  // the pthread objects are the synchron
     func broadcast() { pthread_cond_broadcast(condition) }
 }
 
-/// A pthread read-write lock: any number of readers, or one writer. Writers go first when both
-/// wait (glibc would otherwise let a stream of readers hold a writer off for ever).
-final class ReadWriteLock: @unchecked Sendable {  // the pthread object is the synchronisation
-    private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
-
-    init() {
-        var attributes = pthread_rwlockattr_t()
-        pthread_rwlockattr_init(&attributes)
-        #if os(Linux)
-        pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
-        #endif
-        pthread_rwlock_init(lock, &attributes)
-        pthread_rwlockattr_destroy(&attributes)
-    }
-
-    deinit {
-        pthread_rwlock_destroy(lock)
-        lock.deallocate()
-    }
-
-    func reading<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_rwlock_rdlock(lock)
-        defer { pthread_rwlock_unlock(lock) }
-        return try body()
-    }
-
-    func writing<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_rwlock_wrlock(lock)
-        defer { pthread_rwlock_unlock(lock) }
-        return try body()
-    }
-}
-
 /// An identity for the calling thread, stable while it runs.
 func currentThreadID() -> UInt {
     #if canImport(Darwin)

@@ -3,17 +3,16 @@ internal import CSQLite
 /// The database: WAL, foreign keys on, migrations applied at open. Writes are serialised and
 /// each `write` is one transaction that is committed before it returns; for a file, also on disk
 /// (group commit: see `GroupCommit`), and a `read` answers only with data that is on disk.
-/// Reads use read-only connections of their own: for a file they run beside the writer (WAL);
-/// in memory, where SQLite's memdb has no WAL, beside each other but never beside a write.
 ///
 /// `read` and `write` must not be nested (not even `read` inside `write`): a nested call stops the
 /// process with a precondition failure. Inside a closure, use the connection it was given.
 ///
 /// `@unchecked Sendable` is safe because nothing mutable here is touched without a lock:
-/// `writer` is used only while holding `writerLock`; each `readers` connection is used only by the
+/// `writer` is used only while holding `writerLock` (for `.inMemory` that includes every read,
+/// since the database lives in that one connection); each `readers` connection is used only by the
 /// thread that checked it out of the pool, whose own state is under the pool's lock; the rest is
-/// immutable after `init` (`groupCommit` and `memoryAccess` are locks themselves). Connections
-/// never leave the closures (`SQLiteConnection` checks its borrower thread).
+/// immutable after `init` (`groupCommit` has its own lock). Connections never leave the closures (`SQLiteConnection` checks its
+/// borrower thread).
 public final class SQLiteDatabase: @unchecked Sendable {
     public enum Location: Sendable, Equatable {
         case inMemory
@@ -22,12 +21,8 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     private let writer: SQLiteConnection
     private let writerLock = Lock()
-    /// Read-only connections to the same database.
-    private let readers: ReaderPool
-    /// In memory: held shared by every read and exclusively by every write. memdb's own locks
-    /// would answer a read during a write with SQLITE_BUSY, and SQLite's busy handler sleeps for
-    /// milliseconds; this lock makes them wait their turn instead. Nil for a file (WAL).
-    private let memoryAccess: ReadWriteLock?
+    /// Read-only connections for a file database; nil in memory, where reads use `writer`.
+    private let readers: ReaderPool?
     private let nesting = ReentrancyGuard()
     /// For a file: the shared WAL syncs; nil in memory, where nothing is synced.
     private let groupCommit: GroupCommit?
@@ -56,19 +51,16 @@ public final class SQLiteDatabase: @unchecked Sendable {
         switch location {
         case .inMemory:
             // The memdb VFS rather than ":memory:": a commit to ":memory:" walks the page cache, which
-            // grows with the database, so writes slowed as users piled up. The leading "/" shares the
-            // database between this process's connections (the readers'); the random name keeps it
-            // this object's own.
-            let uri = "file:/auth-emulator-\(UInt64.random(in: 0...UInt64.max))?vfs=memdb"
-            writer = try SQLiteConnection.open(uri, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI)
+            // grows with the database, so writes slowed as users piled up. A name of our own keeps
+            // each database private (memdb names starting with "/" would be shared in the process).
+            writer = try SQLiteConnection.open(
+                "file:auth-emulator-\(UInt64.random(in: 0...UInt64.max))?vfs=memdb",
+                flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI)
             try Self.configure(writer, durable: false)
             // Bounded by the machine's memory, as the official emulator's state is, rather than by
             // SQLite's 1 GiB default: an outbox of large app mails reached it in a few seconds.
             writer.memoryDatabaseSizeLimit(Self.memoryDatabaseLimitBytes)
-            readers = ReaderPool(capacity: Self.readerCapacity) {
-                try SQLiteConnection.open(uri, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
-            }
-            memoryAccess = ReadWriteLock()
+            readers = nil
             groupCommit = nil
         case .file(let path):
             writer = try SQLiteConnection.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -78,7 +70,6 @@ public final class SQLiteDatabase: @unchecked Sendable {
                 try reader.executeScript("PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds);")
                 return reader
             }
-            memoryAccess = nil
             guard let files = writer.lend(readOnly: false, { $0.databaseAndLogPaths }) else {
                 throw SQLiteError(code: SQLITE_ERROR, message: "no write-ahead log file for \(path)", sql: nil)
             }
@@ -95,7 +86,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     deinit {
         // Readers first: the last connection to close checkpoints the WAL, and only the writer can.
-        readers.closeAll()
+        readers?.closeAll()
     }
 
     private static func configure(_ connection: SQLiteConnection, durable: Bool) throws {
@@ -119,13 +110,13 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// (the commit durable, the writer lock released).
     public func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         let (result, hooks, ticket) = try nesting.run {
-            try exclusively { try writerLock.withLock {
+            try writerLock.withLock {
                 var ticket: UInt64?
                 defer { if let ticket { groupCommit?.finish(ticket) } }
                 let result = try writer.transaction(
                     begin: "BEGIN IMMEDIATE", beforeCommit: { ticket = try groupCommit?.takeTicket() }, body)
                 return (result, writer.takeCommittedHooks(), ticket)
-            } }
+            }
         }
         if let ticket { try groupCommit?.waitUntilDurable(ticket) }
         for hook in hooks { hook() }
@@ -135,22 +126,17 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// Runs `body` in a read transaction that sees one consistent snapshot. Writing in it fails.
     public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try nesting.run {
-            // Read-only connections: SQLite itself refuses writes.
-            let result = try sharing { try readers.withConnection { try $0.transaction(begin: "BEGIN DEFERRED", body) } }
-            // The snapshot may hold commits whose writers still wait for their sync.
-            try groupCommit?.waitUntilVisibleCommitsAreDurable()
-            return result
+            if let readers {
+                // Read-only connections: SQLite itself refuses writes.
+                let result = try readers.withConnection { try $0.transaction(begin: "BEGIN DEFERRED", body) }
+                // The snapshot may hold commits whose writers still wait for their sync.
+                try groupCommit?.waitUntilVisibleCommitsAreDurable()
+                return result
+            }
+            // The shared writer connection refuses statements that could write, for this read. No
+            // BEGIN and COMMIT: holding the writer lock already keeps every write out of the snapshot.
+            return try writerLock.withLock { try writer.lend(readOnly: true, body) }
         }
-    }
-
-    private func exclusively<T>(_ body: () throws -> T) rethrows -> T {
-        guard let memoryAccess else { return try body() }
-        return try memoryAccess.writing(body)
-    }
-
-    private func sharing<T>(_ body: () throws -> T) rethrows -> T {
-        guard let memoryAccess else { return try body() }
-        return try memoryAccess.reading(body)
     }
 
     /// The highest migration version applied.

@@ -64,7 +64,7 @@ enum SignInWithPassword {
             return try attempt(prechecked: nil)
         } catch is SlowHashOutsideTransaction {
             // An imported hash (scrypt, bcrypt, …) takes tens of milliseconds, and in memory even a
-            // read holds every write off: check it with no transaction open, then sign in.
+            // read holds the writer's lock: check it with no transaction open, then sign in.
             let (user, wrong) = try request.read { (try lookUp($0), try wrongPassword($0)) }
             guard FakePasswordHash.matches(password, user: user) else { throw wrong }
             return try attempt(prechecked: user)

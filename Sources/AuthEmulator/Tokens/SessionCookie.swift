@@ -22,7 +22,7 @@ enum SessionCookie {
             claims["iss"] = .string("https://session.firebase.google.com/\(audience)")
             return claims
         }
-        // Signed outside the transaction: in memory, a read holds every write off.
+        // Signed outside the transaction: in memory, a read holds the writer lock.
         return ["sessionCookie": .string(try request.environment.idTokenSigner.encode(claims))]
     }
 }
