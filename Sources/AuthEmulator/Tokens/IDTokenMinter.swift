@@ -63,30 +63,12 @@ enum SignInProvider {
     static let phone = "phone"
 }
 
-/// An ID token and refresh token pair, as sign-in responses carry them.
-struct IssuedTokens {
-    let idToken: String
-    let refreshToken: String
-
-    /// `expiresIn` is a string: the Apple SDK ignores a number and then refreshes in a loop. The MFA
-    /// routes answer the two tokens alone.
-    func json(includingExpiry: Bool = true) -> JSONObject {
-        var json: JSONObject = ["idToken": .string(idToken), "refreshToken": .string(refreshToken)]
-        if includingExpiry { json["expiresIn"] = .string(String(IDTokenMinter.lifetimeSeconds)) }
-        return json
-    }
-}
-
 /// Tokens a transaction granted, the ID token not encoded yet: its claims are read from the user
 /// inside the transaction, and the encoding (with `--id-tokens signed`, an RSA signature) is done
 /// after the commit, outside the writer lock, which every other write waits for.
 struct GrantedTokens {
     let claims: JSONObject
     let refreshToken: String
-
-    func issue(with signer: IDTokenSigner) throws -> IssuedTokens {
-        IssuedTokens(idToken: try signer.encode(claims), refreshToken: refreshToken)
-    }
 }
 
 /// What a write that may sign a user in answers: its fields, and the tokens to add once encoded
@@ -95,12 +77,16 @@ struct GrantedTokens {
 struct TokenAnswer {
     var fields: JSONObject
     var tokens: GrantedTokens?
+    /// The MFA routes answer the two tokens alone, without `expiresIn`.
     var includesExpiry = true
 
+    /// `expiresIn` is a string: the Apple SDK ignores a number and then refreshes in a loop.
     func encoded(with signer: IDTokenSigner) throws -> JSONObject {
         guard let tokens else { return fields }
         var answer = fields
-        answer.merge(try tokens.issue(with: signer).json(includingExpiry: includesExpiry))
+        answer["idToken"] = .string(try signer.encode(tokens.claims))
+        answer["refreshToken"] = .string(tokens.refreshToken)
+        if includesExpiry { answer["expiresIn"] = .string(String(IDTokenMinter.lifetimeSeconds)) }
         return answer
     }
 }

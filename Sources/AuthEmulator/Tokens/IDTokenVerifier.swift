@@ -29,7 +29,7 @@ struct DecodedIDToken: Sendable {
 
 /// The ID tokens decoded lately, by their exact text. A client sends the same token with every
 /// call for its hour, and decoding it (base64, JSON, and with `--id-tokens signed` an RSA check)
-/// was a quarter of a lookup. Only what the text alone decides is kept: the user, `validSince` and
+/// was a fifth of a lookup. Only what the text alone decides is kept: the user, `validSince` and
 /// `disabled` are still read from the store on every request. Direct-mapped, so it stays small
 /// (at most `slotCount` tokens) and a miss costs one decode, as before.
 final class DecodedIDTokenCache: Sendable {
