@@ -178,7 +178,7 @@ def test_scripts_run_says_how_to_put_the_binary_on_path(tmp_path):
     # A copy of scripts/ beside stand-ins for swift, the package check and the release binary.
     checkout = tmp_path / "checkout"
     (checkout / "scripts").mkdir(parents=True)
-    for name in ("run", "ensure-packages.sh"):
+    for name in ("run", "ensure-packages.sh", "release-build.sh"):
         (checkout / "scripts" / name).write_text((REPO_ROOT / "scripts" / name).read_text())
     (checkout / "scripts" / "run").chmod(0o755)
     release = checkout / ".build" / "release"
@@ -187,7 +187,9 @@ def test_scripts_run_says_how_to_put_the_binary_on_path(tmp_path):
     (release / "auth-emulator").chmod(0o755)
     tools = tmp_path / "tools"
     tools.mkdir()
-    for name, body in (("swift", "exit 0"), ("dpkg-query", "echo 'install ok installed'"), ("uname", "echo Linux")):
+    swift_calls = tmp_path / "swift-calls"
+    for name, body in (("swift", f'echo "$*" >> {swift_calls}'), ("dpkg-query", "echo 'install ok installed'"),
+                       ("uname", "echo Linux")):
         (tools / name).write_text(f"#!/bin/sh\n{body}\n")
         (tools / name).chmod(0o755)
     result = subprocess.run([str(checkout / "scripts" / "run"), "--port", "0"], capture_output=True, text=True,
@@ -195,3 +197,5 @@ def test_scripts_run_says_how_to_put_the_binary_on_path(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "the emulator ran with: --port 0"
     assert f'export PATH="{checkout}/.build/release:$PATH"' in result.stderr
+    # On Linux the release build links the Swift runtime statically (scripts/release-build.sh).
+    assert swift_calls.read_text().splitlines() == ["build -c release --static-swift-stdlib --product auth-emulator"]
