@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by scripts/run and bench/: the flags of the release build they run and measure.
+# Sourced by scripts/run and bench/: the release build they run and measure.
 #
 # On Linux the Swift runtime and Foundation are linked in statically (as docker/Dockerfile does):
 # the shared libraries' pages were most of the idle RSS, and a static binary maps only the code it
@@ -10,3 +10,14 @@ RELEASE_SWIFT_FLAGS=(-c release)
 if [[ $(uname -s) == Linux ]]; then
     RELEASE_SWIFT_FLAGS+=(--static-swift-stdlib)
 fi
+
+# build_release_emulator ROOT [SCRATCH_PATH]: builds that binary in the package at ROOT (with
+# `--scratch-path SCRATCH_PATH` when given) and sets RELEASE_EMULATOR to its path.
+build_release_emulator() {
+    local root=$1 scratch=${2:-}
+    local flags=("${RELEASE_SWIFT_FLAGS[@]}")
+    [[ -z $scratch ]] || flags+=(--scratch-path "$scratch")
+    printf 'Building auth-emulator: swift build %s\n' "${flags[*]}"
+    (cd "$root" && swift build "${flags[@]}") || return 1
+    RELEASE_EMULATOR="$(cd "$root" && swift build "${flags[@]}" --show-bin-path)/auth-emulator"
+}
