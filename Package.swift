@@ -9,6 +9,8 @@ import PackageDescription
 // scripts/run and scripts/test set it.
 let package = Package(
     name: "auth-emulator",
+    // Synchronization's Mutex and the standard library's ContinuousClock need macOS 15.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "auth-emulator", targets: ["auth-emulator"]),
         .library(name: "AuthEmulator", targets: ["AuthEmulator"]),
@@ -31,7 +33,7 @@ let package = Package(
         ),
         // Double rounding in the standard library calls into libm, which nothing else links here.
         .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Threads"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"]),
         // Escaping HTML templates for the pages the emulator serves.
@@ -41,8 +43,12 @@ let package = Package(
             dependencies: ["HTTPServer", "HTTPClient", "SQLiteStore", "JOSE", "JSON", "HTML", "SMTPServer", "MailMessage"]
         ),
         // The app's own mail: an SMTP listener on POSIX sockets, and the MIME reader for what it receives.
-        .target(name: "SMTPServer"),
-        .target(name: "MailMessage"),
+        .target(name: "SMTPServer", dependencies: ["Threads"]),
+        // iconv is in glibc on Linux and in its own library on macOS.
+        .target(name: "MailMessage", linkerSettings: [.linkedLibrary("iconv", .when(platforms: [.macOS]))]),
+        // POSIX threads and a condition lock with monotonic deadlines (what Foundation's Thread and
+        // NSCondition would give, without linking Foundation and its ICU data into the binary).
+        .target(name: "Threads"),
         // Outbound HTTP/1.1 (mint --server, blocking functions), on plain sockets.
         .target(name: "HTTPClient"),
         .executableTarget(name: "auth-emulator", dependencies: ["AuthEmulator", "HTTPClient", "JSON"]),
@@ -54,6 +60,7 @@ let package = Package(
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"]),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"]),
         .testTarget(name: "SMTPServerTests", dependencies: ["SMTPServer"]),
+        .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "MailMessageTests", dependencies: ["MailMessage"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer"]),
         .testTarget(

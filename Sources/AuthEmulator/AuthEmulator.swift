@@ -100,7 +100,7 @@ public final class AuthEmulator: Sendable {
             environment.logger.info("imported \(count) users from \(directory)")
         }
         try server.start()
-        smtp?.start()
+        try smtp?.start()
     }
 
     /// Writes the official export layout of the default project to `directory`.

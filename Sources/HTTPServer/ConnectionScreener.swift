@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Synchronization
+import Threads
 
 /// Accepts the server's connections on its own thread and reads each one's first request head
 /// before libmicrohttpd does, with `MSG_PEEK`, so nothing is consumed: a head libmicrohttpd would
@@ -39,7 +40,7 @@ final class ConnectionScreener: @unchecked Sendable {
     private let commands = Mutex(Commands())
     /// One byte written per command; the thread drains it and reads `commands`.
     private let wakePipe: (read: Int32, write: Int32)
-    private var thread: JoinableThread?
+    private var thread: PosixThread?
 
     private var connections: [ScreenedConnection] = []
     private let peekBuffer: UnsafeMutableRawBufferPointer
@@ -82,10 +83,10 @@ final class ConnectionScreener: @unchecked Sendable {
 
     func start() throws(HTTPServerError) {
         do {
-            thread = try JoinableThread { [self] in run() }
+            thread = try PosixThread { [self] in run() }
         } catch {
             close(listener.descriptor)  // the thread would have closed it
-            throw error
+            throw HTTPServerError(error.description)
         }
     }
 
@@ -345,46 +346,5 @@ extension Int64 {
     fileprivate func addingClamped(_ other: Int64) -> Int64 {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? .max : sum
-    }
-}
-
-/// A POSIX thread running one closure, joined by `join`.
-final class JoinableThread {
-    #if canImport(Darwin)
-    private var handle: pthread_t?
-    #else
-    private var handle = pthread_t()
-    #endif
-
-    init(_ body: @escaping () -> Void) throws(HTTPServerError) {
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        #if canImport(Darwin)
-        let created = pthread_create(&handle, nil, { context in
-            Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body()
-            return nil
-        }, context)
-        #else
-        let created = pthread_create(&handle, nil, { context in
-            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context)
-        #endif
-        guard created == 0 else {
-            Unmanaged<Box>.fromOpaque(context).release()
-            throw HTTPServerError("could not start a thread: \(String(cString: strerror(created)))")
-        }
-    }
-
-    func join() {
-        #if canImport(Darwin)
-        if let handle { pthread_join(handle, nil) }
-        #else
-        pthread_join(handle, nil)
-        #endif
-    }
-
-    private final class Box {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
     }
 }

@@ -85,7 +85,7 @@ enum EncodedWords {
     private static func encodedWord(at text: Substring) -> (String, Substring)? {
         let inner = text.dropFirst(2)
         let pieces = inner.split(separator: "?", maxSplits: 2, omittingEmptySubsequences: false)
-        guard pieces.count == 3, let end = pieces[2].range(of: "?=") else { return nil }
+        guard pieces.count == 3, let end = pieces[2].firstRange(of: "?=") else { return nil }
         let charset = String(pieces[0].split(separator: "*").first ?? "")  // RFC 2231 language suffix
         let encoded = pieces[2][..<end.lowerBound]
         guard !encoded.contains(" ") else { return nil }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 
 /// Content-Transfer-Encoding (RFC 2045 §6): base64 and quoted-printable decoded; 7bit, 8bit,
 /// binary and anything unknown passed through as they are.
@@ -63,15 +67,10 @@ enum Charset {
         case "iso-8859-1", "latin1", "iso8859-1", "l1":
             return String(bytes.map { Character(Unicode.Scalar($0)) })
         default:
-            if let encoding = encodings[name], let text = String(data: Data(bytes), encoding: encoding) { return text }
+            // Everything else (windows-1252, iso-8859-2, utf-16, shift_jis, euc-jp, iso-2022-jp, …)
+            // through the C library's iconv, which knows the tables.
+            if let utf8 = Iconv.convertToUTF8(bytes, from: name) { return String(decoding: utf8, as: UTF8.self) }
             return String(decoding: bytes, as: UTF8.self)
         }
     }
-
-    private static let encodings: [String: String.Encoding] = [
-        "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252,
-        "iso-8859-2": .isoLatin2, "windows-1250": .windowsCP1250, "windows-1251": .windowsCP1251,
-        "utf-16": .utf16, "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian,
-        "shift_jis": .shiftJIS, "euc-jp": .japaneseEUC, "iso-2022-jp": .iso2022JP,
-    ]
 }

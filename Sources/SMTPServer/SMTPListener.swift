@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
+import Threads
 
 public struct SMTPServerError: Error, CustomStringConvertible {
     public let description: String
@@ -14,8 +14,8 @@ public struct SMTPServerError: Error, CustomStringConvertible {
 /// (bounded by `SMTPLimits.maxConnections`), and `stop()` closes them all. Each connection runs an
 /// `SMTPSession`; a message is acknowledged only after `deliver` has returned.
 ///
-/// `@unchecked Sendable`: the descriptors are set once in `init`; `connections` and `stopping`
-/// are read and written only under `state`'s lock.
+/// `@unchecked Sendable`: the descriptors are set once in `init`; `connections`, `stopping` and
+/// `acceptThreadDone` are read and written only under `state`'s lock.
 public final class SMTPListener: @unchecked Sendable {
     public typealias Deliver = @Sendable (SMTPSession.Envelope, [UInt8]) -> SMTPSession.DeliveryResult
 
@@ -29,7 +29,7 @@ public final class SMTPListener: @unchecked Sendable {
     private let serverName: String
     private let limits: SMTPLimits
     private let deliver: Deliver
-    private let state = NSCondition()
+    private let state = ConditionLock()
     private var connections = 0
     private var stopping = false
     private var acceptThreadDone = false
@@ -57,37 +57,40 @@ public final class SMTPListener: @unchecked Sendable {
         close(wakePipe.write)
     }
 
-    public func start() {
-        let thread = Thread { [self] in acceptLoop() }
-        thread.name = "smtp-accept"
-        thread.start()
+    public func start() throws(SMTPServerError) {
+        do {
+            try PosixThread { [self] in acceptLoop() }.detach()
+        } catch {
+            throw SMTPServerError("could not start the SMTP listener: \(error)")
+        }
     }
 
     /// Stops accepting, tells idle clients `421` and waits (up to `grace`) for the connections to
     /// end; a message being stored is finished and acknowledged first.
-    public func stop(grace: TimeInterval = 5) {
-        state.lock()
-        guard !stopping else { state.unlock(); return }
-        stopping = true
-        state.unlock()
+    public func stop(grace: Double = 5) {
+        let first = state.withLock {
+            defer { stopping = true }
+            return !stopping
+        }
+        guard first else { return }
         var byte: UInt8 = 1
         _ = write(wakePipe.write, &byte, 1)
-        let deadline = Date(timeIntervalSinceNow: grace)
-        state.lock()
-        while connections > 0 || !acceptThreadDone {
-            if !state.wait(until: deadline) { break }
+        let deadline = MonotonicDeadline(secondsFromNow: grace)
+        state.withLock {
+            while connections > 0 || !acceptThreadDone {
+                if !state.wait(until: deadline) { break }
+            }
         }
-        state.unlock()
     }
 
     // MARK: - Accepting
 
     private func acceptLoop() {
         defer {
-            state.lock()
-            acceptThreadDone = true
-            state.broadcast()
-            state.unlock()
+            state.withLock {
+                acceptThreadDone = true
+                state.broadcast()
+            }
         }
         while true {
             var fds = [pollfd(fd: listenSocket, events: Int16(POLLIN), revents: 0),
@@ -98,25 +101,34 @@ public final class SMTPListener: @unchecked Sendable {
             let client = accept(listenSocket, nil, nil)
             guard client >= 0 else { continue }
             Self.configure(client: client)
-            state.lock()
-            let admitted = !stopping && connections < limits.maxConnections
-            if admitted { connections += 1 }
-            state.unlock()
+            let admitted = state.withLock {
+                let admitted = !stopping && connections < limits.maxConnections
+                if admitted { connections += 1 }
+                return admitted
+            }
             guard admitted else {
                 Self.sendAll("421 4.3.2 Too many connections, try again later\r\n", to: client)
                 close(client)
                 continue
             }
-            let thread = Thread { [self] in
-                serve(client)
+            do {
+                try PosixThread { [self] in
+                    serve(client)
+                    close(client)
+                    connectionEnded()
+                }.detach()
+            } catch {
+                Self.sendAll("421 4.3.2 \(serverName) Cannot serve the connection now, try again later\r\n", to: client)
                 close(client)
-                state.lock()
-                connections -= 1
-                state.broadcast()
-                state.unlock()
+                connectionEnded()
             }
-            thread.name = "smtp-connection"
-            thread.start()
+        }
+    }
+
+    private func connectionEnded() {
+        state.withLock {
+            connections -= 1
+            state.broadcast()
         }
     }
 

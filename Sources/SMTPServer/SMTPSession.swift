@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 
 /// One SMTP conversation as a state machine (RFC 5321, with RFC 1870 SIZE, RFC 6152 8BITMIME,
 /// RFC 2920 PIPELINING, RFC 2034 enhanced status codes and RFC 4954 AUTH PLAIN/LOGIN): lines in,

@@ -1,6 +1,14 @@
 import AuthEmulator
-import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 import HTTPClient
 import JSON
 
@@ -19,7 +27,7 @@ pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 // the server with SIGXFSZ.
 signal(SIGXFSZ, SIG_IGN)
 
-let started = DispatchTime.now()
+let started = ContinuousClock.now
 let configuration: AuthEmulator.Configuration
 do {
     switch try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) {
@@ -34,7 +42,7 @@ do {
         exit(0)
     }
 } catch {
-    FileHandle.standardError.write(Data("auth-emulator: \(error)\n\(CommandLineOptions.usage)\n".utf8))
+    ProcessOutput.standardError.write("auth-emulator: \(error)\n\(CommandLineOptions.usage)\n")
     exit(2)
 }
 
@@ -45,18 +53,18 @@ func mint(_ command: MintCommand) -> Int32 {
             "POST", command.url, headers: [("Content-Type", "application/json")], body: Array(command.jsonBody.utf8))
         let text = String(decoding: response.body, as: UTF8.self)
         guard response.status == 200 else {
-            FileHandle.standardError.write(Data("auth-emulator mint: \(command.server) answered \(response.status): \(text)\n".utf8))
+            ProcessOutput.standardError.write("auth-emulator mint: \(command.server) answered \(response.status): \(text)\n")
             return 1
         }
         print(text)
         // The answer's warnings (a nonce that looks hashed already) also go where a person looks.
         let warnings = (try? JSONValue(parsing: text))?["warnings"]?.arrayValue ?? []
         for warning in warnings.compactMap(\.stringValue) {
-            FileHandle.standardError.write(Data("auth-emulator mint: warning: \(warning)\n".utf8))
+            ProcessOutput.standardError.write("auth-emulator mint: warning: \(warning)\n")
         }
         return 0
     } catch {
-        FileHandle.standardError.write(Data("auth-emulator mint: cannot reach \(command.server): \(error)\n".utf8))
+        ProcessOutput.standardError.write("auth-emulator mint: cannot reach \(command.server): \(error)\n")
         return 1
     }
 }
@@ -68,7 +76,7 @@ func export(_ command: ExportCommand) -> Int32 {
         print("auth-emulator export: \(count) users written to \(command.outDirectory)")
         return 0
     } catch {
-        FileHandle.standardError.write(Data("auth-emulator export: \(error)\n".utf8))
+        ProcessOutput.standardError.write("auth-emulator export: \(error)\n")
         return 1
     }
 }
@@ -77,26 +85,27 @@ let emulator: AuthEmulator
 do {
     emulator = try AuthEmulator(configuration: configuration)
 } catch {
-    FileHandle.standardError.write(Data("auth-emulator: \(error)\n".utf8))
+    ProcessOutput.standardError.write("auth-emulator: \(error)\n")
     exit(1)
 }
 
 do {
     try emulator.start()
 } catch {
-    FileHandle.standardError.write(Data("auth-emulator: \(error)\n".utf8))
+    ProcessOutput.standardError.write("auth-emulator: \(error)\n")
     exit(1)
 }
 
-let startupMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000
+let startup = started.duration(to: .now).components
+let startupMilliseconds = startup.seconds * 1000 + (startup.attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000
 let boundHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
 // Where it listens, then the address a client can use (never the wildcard 0.0.0.0).
 let address = configuration.clientAddress(port: emulator.port)
 let smtpLine = emulator.smtpAddress.map { "  smtp            \($0) (the app's own mail, into the outbox)\n" } ?? ""
-FileHandle.standardOutput.write(Data(
+ProcessOutput.standardOutput.write(
     """
     auth-emulator \(CommandLineOptions.version) listening on http://\(boundHost):\(emulator.port) for project \(configuration.projectId) \
-    (\(configuration.dataFile.map { "data in \($0)" } ?? "in memory"), ready in \(String(format: "%.0f", startupMilliseconds)) ms)
+    (\(configuration.dataFile.map { "data in \($0)" } ?? "in memory"), ready in \(startupMilliseconds) ms)
     export FIREBASE_AUTH_EMULATOR_HOST=\(address)
       console         http://\(address)/emulator/ui
       outbox          http://\(address)/emulator/v1/projects/\(configuration.projectId)/messages
@@ -105,11 +114,11 @@ FileHandle.standardOutput.write(Data(
     \(smtpLine)  provider tokens \(configuration.idpTokenMode.rawValue), ID tokens \(configuration.idTokenMode.rawValue)\(
         configuration.idTokenMode == .signed ? " (keys at http://\(address)/emulator/v1/securetoken/jwks)" : "")
 
-    """.utf8))
+    """)
 
 // Stop on SIGINT/SIGTERM, letting requests in flight finish.
 var received: Int32 = 0
 sigwait(&stopSignals, &received)
 let exported = emulator.stop()
-FileHandle.standardOutput.write(Data("auth-emulator stopped\n".utf8))
+ProcessOutput.standardOutput.write("auth-emulator stopped\n")
 exit(exported ? 0 : 1)

@@ -51,7 +51,7 @@ import Testing
 
     func listener(_ limits: SMTPLimits) throws -> SMTPListener {
         let listener = try SMTPListener(host: "127.0.0.1", port: 0, limits: limits) { _, _ in .stored(id: "1") }
-        listener.start()
+        try listener.start()
         return listener
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 import JSON
 
 /// `accounts:createAuthUri` (v3 `createAuthUri`): which sign-in methods an email has

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 import HTML
 import JSON
 
@@ -14,7 +18,7 @@ struct ConsoleContext {
     init(_ request: OperationRequest) {
         self.request = request
         func value(_ name: String) -> String? {
-            guard let text = request.queryValue(name)?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+            guard let text = request.queryValue(name)?.trimmingWhitespace(), !text.isEmpty else { return nil }
             return text
         }
         scope = UserScope(projectId: value("project") ?? request.environment.defaultProjectId, tenantId: value("tenant"))

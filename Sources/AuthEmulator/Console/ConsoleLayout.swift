@@ -75,7 +75,7 @@ enum ConsoleLayout {
     /// A time for a list: `2026-12-01 19:56:15`, which never wraps; the exact instant in its title.
     static func shortTime(_ value: Instant) -> HTML {
         let text = value.rfc3339
-        let short = text.prefix(19).replacingOccurrences(of: "T", with: " ")
+        let short = text.prefix(19).replacingEvery("T", with: " ")
         return "<time class=\"nowrap\" datetime=\"\(text)\" title=\"\(text)\">\(short)</time>"
     }
 

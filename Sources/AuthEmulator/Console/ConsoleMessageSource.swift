@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 import MailMessage
 
 /// A stored outbox message as the mail a real server would have sent: RFC 5322 headers and a
@@ -61,7 +65,7 @@ struct ConsoleMessageSource {
 
     /// Line ends as mail has them.
     private static func crlf(_ text: String) -> String {
-        text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
+        text.replacingEvery("\r\n", with: "\n").replacingEvery("\n", with: "\r\n")
     }
 
     /// ASCII as it is; anything else as an RFC 2047 encoded word.

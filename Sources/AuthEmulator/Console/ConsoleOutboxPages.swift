@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 import HTML
 
 /// The outbox as Mailpit shows a mailbox: newest first, a preview line, the delivery status (and
@@ -12,7 +16,7 @@ enum ConsoleOutboxPages {
 
     static func list(_ request: OperationRequest) throws -> OperationResult {
         let context = ConsoleContext(request)
-        let to = context.query("to")?.trimmingCharacters(in: .whitespaces)
+        let to = context.query("to")?.trimmingWhitespace()
         let type = context.query("type")
         let query = inboxQuery(context)
         let (page, counts) = try context.environment.store.read { store in
@@ -79,7 +83,7 @@ enum ConsoleOutboxPages {
     /// The filters of an inbox request: recipient, type, status, the console's tenant, the page.
     private static func inboxQuery(_ context: ConsoleContext) -> OutboxInboxQuery {
         var query = OutboxInboxQuery()
-        query.to = (context.query("to")?.trimmingCharacters(in: .whitespaces)).flatMap { $0.isEmpty ? nil : EmailAddress.canonical($0) }
+        query.to = (context.query("to")?.trimmingWhitespace()).flatMap { $0.isEmpty ? nil : EmailAddress.canonical($0) }
         query.requestType = context.query("type")
         query.tenantId = context.scope.tenantId
         query.status = context.query("status").flatMap(Delivery.Status.init(rawValue:))
@@ -261,11 +265,11 @@ enum ConsoleOutboxPages {
     static func shownHTML(_ message: OutboxMessage) -> String {
         var html = message.html
         if let appLink = message.appLink, let oobLink = message.oobLink {
-            html = html.replacingOccurrences(of: HTML.escape(appLink), with: HTML.escape(oobLink))
+            html = html.replacingEvery(HTML.escape(appLink), with: HTML.escape(oobLink))
         }
         let base = "<base target=\"_top\">"
-        guard let head = html.range(of: "<head>", options: .caseInsensitive) else { return base + html }
-        return html.replacingCharacters(in: head, with: "<head>" + base)
+        guard let head = html.rangeIgnoringASCIICase(of: "<head>") else { return base + html }
+        return html[..<head.lowerBound] + "<head>" + base + html[head.upperBound...]
     }
 
     /// A link when `url` is http(s), so a `javascript:` continue URL is shown, never followed.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 import HTML
 import JOSE
 import JSON
@@ -220,7 +224,7 @@ enum ConsoleProviderPages {
                 return ("\(forwarding ? "Forwarding" : "Stopped forwarding") mail to \(address).", nil)
             case "senders":
                 let senders = (try form.string("senders") ?? "").split(whereSeparator: \.isNewline)
-                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                    .map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
                 // The privateRelay route's own rules: addresses and whole domains (@example.com).
                 _ = try OutboxOperations.updatePrivateRelay(
                     context.operationRequest(["registeredSenders": .array(senders.map { .string($0) })]))

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 import JOSE
 
 /// The console's defences for its form posts (DESIGN §4.1). No cookies: every form carries a

@@ -93,7 +93,7 @@ enum ConsoleSettingsPage {
                 _ = try EmulatorOperations.updateConfig(context.operationRequest(body, scope: context.projectScope))
                 return ("Saved \(numbers.members.count) test phone number\(numbers.members.count == 1 ? "" : "s").", nil)
             case "create-tenant":
-                guard let name = try form.nonEmptyString("displayName")?.trimmingCharacters(in: .whitespaces), !name.isEmpty else {
+                guard let name = try form.nonEmptyString("displayName")?.trimmingWhitespace(), !name.isEmpty else {
                     throw AuthError.invalid("INVALID_ARGUMENT : A tenant needs a display name.")
                 }
                 var body: JSONObject = ["displayName": .string(name)]

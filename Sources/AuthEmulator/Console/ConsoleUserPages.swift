@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 import HTML
 import JSON
 
@@ -13,7 +17,7 @@ enum ConsoleUserPages {
 
     static func list(_ request: OperationRequest) throws -> OperationResult {
         let context = ConsoleContext(request)
-        let search = context.query("q")?.trimmingCharacters(in: .whitespaces) ?? ""
+        let search = context.query("q")?.trimmingWhitespace() ?? ""
         let after = context.query("after").flatMap(UserRepository.NewestFirstCursor.init)
         let (users, total, relays) = try context.environment.read(in: context.scope) { transaction in
             let users = try transaction.users.search(search, in: context.scope, after: after, limit: pageSize + 1)
@@ -152,7 +156,7 @@ enum ConsoleUserPages {
     static func create(_ request: OperationRequest) throws -> OperationResult {
         try ConsoleContext.post(request, back: .init(path: "/users/new")) { context, form in
             func field(_ name: String) throws -> String? {
-                guard let text = try form.string(name)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+                guard let text = try form.string(name)?.trimmingWhitespace(newlines: true), !text.isEmpty else { return nil }
                 return text
             }
             let other = try field("otherProvider")?.lowercased()
@@ -374,7 +378,7 @@ enum ConsoleUserPages {
             throw AuthError.invalid("USER_NOT_FOUND")
         }
         func field(_ name: String) throws -> String {
-            try form.string(name)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            try form.string(name)?.trimmingWhitespace(newlines: true) ?? ""
         }
         var body: JSONObject = ["localId": .string(uid)]
         var deleteAttributes: [JSONValue] = []

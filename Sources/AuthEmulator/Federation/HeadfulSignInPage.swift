@@ -199,7 +199,7 @@ enum AuthEventDelivery {
         if let clientId = context.clientId {
             return (clientId.split(separator: ".").reversed().joined(separator: "."), "firebaseauth")
         }
-        if let appId = context.appId { return ("app-" + appId.replacingOccurrences(of: ":", with: "-"), "firebaseauth") }
+        if let appId = context.appId { return ("app-" + appId.replacingEvery(":", with: "-"), "firebaseauth") }
         return (bundleId, "google")
     }
 
@@ -229,8 +229,8 @@ struct ScriptJSON: Sendable {
 extension HTML.Interpolation {
     mutating func appendInterpolation(_ json: ScriptJSON) {
         var text = json.object.compactString
-        text = text.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
-            .replacingOccurrences(of: "&", with: "\\u0026")
+        text = text.replacingEvery("<", with: "\\u003c").replacingEvery(">", with: "\\u003e")
+            .replacingEvery("&", with: "\\u0026")
         appendInterpolation(HTML(trusted: text))
     }
 }

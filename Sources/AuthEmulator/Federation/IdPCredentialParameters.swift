@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 
 /// The credential parameters of a signInWithIdp request (reference §3.1 step 3): `requestUri`'s
 /// query, overwritten by `postBody`, overwritten by `requestUri`'s fragment.
@@ -75,7 +79,7 @@ struct IdPCredentialParameters: Sendable {
         func decode(_ part: Slice<UnsafeBufferPointer<UInt8>>) -> String {
             let raw = String(decoding: part, as: UTF8.self)
             guard part.contains(UInt8(ascii: "%")) else { return raw }
-            return raw.removingPercentEncoding ?? raw
+            return PercentDecoding.decode(raw) ?? raw
         }
         var text = text
         return text.withUTF8 { bytes in

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 import JSON
 
 /// Writes one project's users and config in the official export layout (reference §12.2), through
@@ -21,7 +25,7 @@ struct AccountsExporter {
         }
         let fileManager = FileManager.default
         let target = URL(fileURLWithPath: directory).standardizedFileURL
-        let staging = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).tmp-\(getpid())")
+        let staging = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
         try? fileManager.removeItem(at: staging)
         do {
             let auth = staging.appendingPathComponent(ExportLayout.defaultAuthFolder)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 import JSON
 
 /// Loads an official-format export (reference §12.3) into one project, through the same
@@ -11,8 +15,7 @@ struct AccountsImporter {
     /// The number of users written; entries the batch refused are logged and skipped.
     @discardableResult
     func importDirectory(_ directory: String) throws -> Int {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard ImportExportFile.isDirectory(directory) else {
             throw ImportExportError("--import: \(directory) is not a directory")
         }
         let folder = try ExportLayout.authFolder(in: directory)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 
 /// `auth-emulator export --data FILE --out DIR [--project ID]`: the official export layout from a
 /// stopped emulator's `--data` file.

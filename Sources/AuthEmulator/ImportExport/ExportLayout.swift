@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 import JSON
 
 /// The official emulator's export directory (reference §12.2): `firebase-export-metadata.json`
@@ -40,10 +44,7 @@ enum ExportLayout {
             }
         }
         let folder = base.appendingPathComponent(defaultAuthFolder)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            return folder.path
-        }
+        if ImportExportFile.isDirectory(folder.path) { return folder.path }
         return base.path
     }
 }
@@ -55,6 +56,16 @@ public struct ImportExportError: Error, CustomStringConvertible, Sendable {
 }
 
 enum ImportExportFile {
+    /// Whether `path` is a directory (or a link to one).
+    static func isDirectory(_ path: String) -> Bool {
+        #if canImport(FoundationEssentials)
+        var isDirectory = false
+        #else
+        var isDirectory: ObjCBool = false  // Apple's Foundation: an Objective-C BOOL
+        #endif
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && Bool(isDirectory)
+    }
+
     static func readObject(_ path: String) throws -> JSONObject {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ImportExportError("cannot read \(path)")

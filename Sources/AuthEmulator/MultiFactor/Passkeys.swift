@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 import JSON
 
 /// v2 `accounts/passkeyEnrollment:*` and `accounts/passkeySignIn:*`: the official emulator's mock

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 import JSON
 
 /// The `mfaPendingCredential` a first-factor sign-in answers for a user with second factors: the

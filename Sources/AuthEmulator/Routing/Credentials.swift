@@ -13,7 +13,7 @@ struct Credentials {
         hasAPIKey = !(key ?? "").isEmpty
         var isOwner = false
         if let authorization = request.headers["authorization"], authorization.lowercased().hasPrefix("bearer ") {
-            let token = authorization.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
+            let token = authorization.dropFirst("bearer ".count).trimmingWhitespace()
             if token.lowercased() == "owner" {
                 isOwner = true
             } else if token.hasPrefix("ya29.") {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 import HTTPServer
 import JSON
 
@@ -15,7 +19,7 @@ public struct Router: HTTPHandler {
     }
 
     public func reply(to request: HTTPRequest) -> HTTPReply {
-        let started = DispatchTime.now().uptimeNanoseconds
+        let started = ContinuousClock.now
         guard request.method != "OPTIONS" else {
             return .now(finish(CORS.preflightResponse(to: request), refusal: nil, request, started))
         }
@@ -65,10 +69,11 @@ public struct Router: HTTPHandler {
     /// CORS and the request's log line, for every answer, now or later. A 4xx says why on the same
     /// line (the Apple SDK turns most refusals into generic codes, so the log is where a developer
     /// reads the reason), shortened so no token, code or nonce appears whole.
-    private func finish(_ response: HTTPResponse, refusal: String?, _ request: HTTPRequest, _ started: UInt64) -> HTTPResponse {
+    private func finish(_ response: HTTPResponse, refusal: String?, _ request: HTTPRequest, _ started: ContinuousClock.Instant) -> HTTPResponse {
         var response = response
         CORS.decorate(&response, for: request)
-        let tenths = (DispatchTime.now().uptimeNanoseconds - started) / 100_000
+        let elapsed = started.duration(to: .now).components
+        let tenths = elapsed.seconds * 10_000 + elapsed.attoseconds / 100_000_000_000_000
         let logger = environment.logger
         guard logger.minimumLevel <= .info else { return response }
         let status = response.status
@@ -255,8 +260,8 @@ enum FormURLEncoding {
         text.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             func unescape(_ part: Substring) -> String {
-                let spaced = part.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
+                let spaced = part.replacingEvery("+", with: " ")
+                return PercentDecoding.decode(spaced) ?? spaced
             }
             return (unescape(parts[0]), parts.count > 1 ? unescape(parts[1]) : "")
         }

@@ -135,8 +135,8 @@ struct UserRepository {
         // Keyset paging on (created_at, local_id) descending; the first page starts before the end of time.
         var clause = "(created_at < ?3 OR (created_at = ?3 AND local_id < ?4))"
         if !text.isEmpty {
-            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_")
+            let escaped = text.replacingEvery("\\", with: "\\\\").replacingEvery("%", with: "\\%")
+                .replacingEvery("_", with: "\\_")
             arguments.append(.text("%\(escaped)%"))
             let lowered = text.lowercased()
             let derived = lowered == "password" ? " OR password_hash IS NOT NULL OR fake_password IS NOT NULL OR email_link_signin = 1"

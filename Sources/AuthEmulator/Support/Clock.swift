@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
+#else
 import Foundation
+#endif
 
 /// A point in time as whole milliseconds since the Unix epoch: the unit Firebase stores
 /// (`createdAt`, `lastLoginAt`), with seconds derived for tokens and `validSince`.

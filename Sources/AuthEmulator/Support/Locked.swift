@@ -1,16 +1,14 @@
-import Foundation
+import Synchronization
 
-/// A value behind a lock. `@unchecked Sendable` is sound because every access to `value` goes
-/// through `withLock`, which holds `lock` for the whole closure.
+/// A value behind a lock, shareable as a reference. `@unchecked Sendable` is sound because every
+/// access to `value` goes through `withLock`, which holds the mutex for the whole closure.
 public final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let mutex = Mutex(())
     private var value: Value
 
     public init(_ value: Value) { self.value = value }
 
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+        try mutex.withLock { _ in try body(&value) }
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import JSON
 
 public enum LogLevel: Int, Sendable, Comparable {
@@ -78,9 +77,7 @@ public final class Logger: Sendable {
     public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
     public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
 
-    public static let standardError: @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data(line.utf8))
-    }
+    public static let standardError: @Sendable (String) -> Void = { line in ProcessOutput.standardError.write(line) }
 
     /// A logger that drops everything (tests that do not look at logs).
     public static var silent: Logger { Logger(minimumLevel: .error, sink: { _ in }) }
