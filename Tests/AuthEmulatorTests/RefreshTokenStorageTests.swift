@@ -1,11 +1,13 @@
 @testable import AuthEmulator
 import Foundation
+import JOSE
 import JSON
 import SQLiteStore
 import Testing
 
-/// Refresh tokens are stored by the SHA-256 of their string (migration 15); the string on the wire
-/// is unchanged, and tokens a version-14 `--data` file holds keep working.
+/// Refresh tokens are stored by the SHA-256 of their string (migration 15), cut to 16 bytes
+/// (migration 23); the string on the wire is unchanged, and tokens that a version-14 or a
+/// version-17 `--data` file holds keep working.
 @Suite struct RefreshTokenStorageTests {
     static let project = TestEmulator.project
 
@@ -20,7 +22,8 @@ import Testing
         let database = try SQLiteDatabase(location: .file(file), migrations: Schema.migrations)
         let stored = try database.read { try $0.query("SELECT token_sha256 FROM refresh_tokens") }
         #expect(stored.map { $0[0].blob } == [RefreshTokenRepository.digest(of: token)])
-        #expect(stored.first?[0].blob?.count == 32)
+        #expect(stored.first?[0].blob?.count == 16)
+        #expect(stored.first?[0].blob.map { $0[...] } == SHA256.hash(token.utf8).prefix(16))
         let columns = try database.read { try $0.query("SELECT name FROM pragma_table_info('refresh_tokens')") }
         #expect(!columns.contains { $0[0].text == "token" })
     }
@@ -123,6 +126,38 @@ import Testing
         #expect(tables.isEmpty)
         let count = try database.read { try $0.queryFirst("SELECT count(*) FROM refresh_tokens")?[0].integer }
         #expect(count == 4)
+    }
+
+    /// A version-17 file keeps the whole 32-byte digest; after the upgrade the token refreshes.
+    @Test func tokensOfAVersion17FileStillRefresh() throws {
+        let file = Self.temporaryFile()
+        defer { Self.remove(file) }
+        let issued = TestEmulator.start
+        let token = RefreshTokenFormat.encode(
+            RefreshTokenRecord(
+                token: "", scope: UserScope(projectId: Self.project, tenantId: nil), localId: "oldUser",
+                signInProvider: "password", extraClaims: nil, secondFactor: nil, issuedAt: issued),
+            tokenId: "t17")
+        do {
+            let old = try SQLiteDatabase(location: .file(file), migrations: Schema.migrations.filter { $0.version <= 17 })
+            try old.write { connection in
+                try connection.execute(
+                    "INSERT INTO users (project_id, tenant_id, local_id, email, created_at) VALUES (?, '', 'oldUser', 'old@example.com', ?)",
+                    [.text(Self.project), .integer(issued.millisecondsSinceEpoch - 1000)])
+                try connection.execute(
+                    """
+                    INSERT INTO refresh_tokens (token_sha256, project_id, tenant_id, local_id, sign_in_provider, issued_at)
+                    VALUES (?, ?, '', 'oldUser', 'password', ?)
+                    """,
+                    [.blob(SHA256.hash(token.utf8)), .text(Self.project), .integer(issued.millisecondsSinceEpoch)])
+            }
+            #expect(old.schemaVersion == 17)
+        }
+        let emulator = try TestEmulator(dataFile: file)
+        let refreshed = try emulator.refresh(token)
+        #expect(refreshed.status == 200)
+        #expect(refreshed["user_id"] == "oldUser")
+        #expect(try emulator.refresh(String(token.dropLast())).errorMessage == "INVALID_REFRESH_TOKEN")
     }
 
     static func temporaryFile() -> String {

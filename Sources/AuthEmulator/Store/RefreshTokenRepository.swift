@@ -6,8 +6,9 @@ import SQLiteStore
 /// (`RefreshTokenFormat`) with a random part, but the meaning lives in the store and is never read
 /// from the string, so tokens survive restarts with `--data` and can be revoked.
 ///
-/// The store keeps the SHA-256 of the string, not the string (about 300 bytes of base64 JSON, and
-/// as much again in its index): a lookup hashes the token presented and matches all 32 bytes.
+/// The store keeps the first 16 bytes of the string's SHA-256, not the string (about 300 bytes of
+/// base64 JSON, and as much again in its index): a lookup hashes the token presented and matches
+/// all 16 bytes.
 struct RefreshTokenRecord: Sendable {
     var token: String
     var scope: UserScope
@@ -54,8 +55,11 @@ struct RefreshTokenRepository {
             issuedAt: Instant(millisecondsSinceEpoch: row["issued_at"].integer ?? 0))
     }
 
-    /// The stored form of a token string; the index holds its first 8 bytes.
-    static func digest(of token: String) -> [UInt8] { SHA256.hash(token.utf8) }
+    /// The stored form of a token string: 128 bits of its SHA-256, as far beyond guessing or
+    /// colliding as the whole digest for tokens that carry 256 random bits themselves, at half
+    /// the bytes per token (bench/memory: 1.6 MB of 100k users). The index holds its first 8 bytes.
+    static func digest(of token: String) -> [UInt8] { Array(SHA256.hash(token.utf8).prefix(digestLength)) }
+    static let digestLength = 16
 }
 
 extension RefreshTokenRepository {

@@ -348,5 +348,12 @@ enum Schema {
                     AND substr(password_hash, 1, length('fakeHash:salt=' || salt || ':password='))
                         = 'fakeHash:salt=' || salt || ':password=';
                 """),
+            Migration(
+            version: 23, name: "refresh-token digests of 16 bytes",
+            sql: """
+                -- A token is found by the first 16 bytes of its SHA-256 (RefreshTokenRepository.digest):
+                -- 16 bytes less per token. The index holds the first 8, which do not change.
+                UPDATE refresh_tokens SET token_sha256 = substr(token_sha256, 1, 16) WHERE length(token_sha256) > 16;
+                """),
     ]
 }
