@@ -57,6 +57,10 @@ public final class SQLiteDatabase: @unchecked Sendable {
                 "file:auth-emulator-\(UInt64.random(in: 0...UInt64.max))?vfs=memdb",
                 flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI)
             try Self.configure(writer, durable: false)
+            // No other connection ever opens this database, so the writer keeps its lock instead
+            // of taking and dropping it (and re-checking the file for changes) in every transaction.
+            // Nothing in memory can be synced, so the pager need not order its writes for a sync.
+            try writer.executeScript("PRAGMA locking_mode = EXCLUSIVE; PRAGMA synchronous = OFF;")
             // Bounded by the machine's memory, as the official emulator's state is, rather than by
             // SQLite's 1 GiB default: an outbox of large app mails reached it in a few seconds.
             writer.memoryDatabaseSizeLimit(Self.memoryDatabaseLimitBytes)
