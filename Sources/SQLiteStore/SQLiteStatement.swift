@@ -44,7 +44,7 @@ final class SQLiteStatement {
 
     /// Binds `arguments`, steps, and calls `onRow` for each row until it returns false or the rows
     /// end. The statement is always reset and its bindings cleared afterwards, ready for reuse.
-    func run(_ arguments: [SQLiteValue], onRow: () -> Bool) throws {
+    func run(_ arguments: [SQLiteValue], onRow: () throws -> Bool) throws {
         defer {
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)
@@ -53,7 +53,7 @@ final class SQLiteStatement {
         while true {
             let code = sqlite3_step(handle)
             switch code {
-            case SQLITE_ROW: if !onRow() { return }
+            case SQLITE_ROW: if try !onRow() { return }
             case SQLITE_DONE: return
             default: throw SQLiteError(code: code, database: sqlite3_db_handle(handle), sql: sql)
             }
@@ -78,7 +78,7 @@ final class SQLiteStatement {
         (0..<Int32(columnCount)).map(value(at:))
     }
 
-    private func value(at column: Int32) -> SQLiteValue {
+    func value(at column: Int32) -> SQLiteValue {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER:
             return .integer(sqlite3_column_int64(handle, column))
@@ -96,6 +96,25 @@ final class SQLiteStatement {
             return .null
         }
     }
+
+    /// The current row's column as text, nil unless SQLite holds TEXT there (as `value(at:).text`).
+    func text(at column: Int32) -> String? {
+        guard sqlite3_column_type(handle, column) == SQLITE_TEXT else { return nil }
+        let bytes = sqlite3_column_text(handle, column)  // before _bytes, as SQLite advises
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return bytes.map { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) } ?? ""
+    }
+
+    /// The current row's column as an integer, nil unless SQLite holds INTEGER there (as `value(at:).integer`).
+    func integer(at column: Int32) -> Int64? {
+        guard sqlite3_column_type(handle, column) == SQLITE_INTEGER else { return nil }
+        return sqlite3_column_int64(handle, column)
+    }
+
+    /// Whether the current row's column is NULL.
+    func isNull(at column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
     private func bind(_ arguments: [SQLiteValue]) throws {
         let expected = Int(sqlite3_bind_parameter_count(handle))

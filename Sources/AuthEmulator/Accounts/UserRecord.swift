@@ -95,6 +95,9 @@ public struct UserRecord: Sendable, Equatable {
     /// that saving rewrites them only when they changed. A record made with `init` must therefore
     /// be for a user the store does not hold: to change a stored user, load it first.
     var storedProviders: [ProviderUserInfo]?
+    /// The user as last read from or written to the store (`nil` until then, and for a record made
+    /// with `init`): `save` writes only the columns that differ from it.
+    var storedRecord: StoredUserRecord?
 
     public init(localId: String, scope: UserScope, createdAt: Instant) {
         self.localId = localId

@@ -48,9 +48,11 @@ enum IDTokenMinter {
     static func identities(of user: UserRecord) -> JSONObject {
         var identities = JSONObject()
         if let email = user.email { identities["email"] = [.string(email)] }
-        for info in user.providerUserInfo where info.providerId != SignInProvider.password {
-            identities[info.providerId] = [.string(info.rawId)]
+        // `providerUserInfo` but its derived `password` entry, without building the entries.
+        for link in user.providers where link.providerId != SignInProvider.password {
+            identities[link.providerId] = [.string(link.rawId)]
         }
+        if let phoneNumber = user.phoneNumber { identities["phone"] = [.string(phoneNumber)] }
         return identities
     }
 }
