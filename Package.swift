@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "HTML"),
         .target(
             name: "AuthEmulator",
-            dependencies: ["HTTPServer", "HTTPClient", "SQLiteStore", "JOSE", "JSON", "HTML", "SMTPServer", "MailMessage"]
+            dependencies: ["HTTPServer", "HTTPClient", "SQLiteStore", "JOSE", "JSON", "HTML", "SMTPServer", "MailMessage", "Threads"]
         ),
         // The app's own mail: an SMTP listener on POSIX sockets, and the MIME reader for what it receives.
         .target(name: "SMTPServer", dependencies: ["Threads"]),
