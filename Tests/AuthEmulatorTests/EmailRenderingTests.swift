@@ -167,3 +167,23 @@ import Testing
         }
     }
 }
+
+/// Which recipients go through Apple's simulated relay: ASCII addresses are read by bytes, others by
+/// Characters as before, with the same answers.
+@Suite struct PrivateRelayAddressTests {
+    @Test func relayDomainsAreRecognisedInAnyCaseAndNothingElse() {
+        for relay in [
+            "abc@privaterelay.appleid.com", "ABC@PrivateRelay.AppleID.com", "a@b@private.icloud.com", "x@PRIVATE.ICLOUD.COM",
+            "zoë@privaterelay.appleid.com",
+        ] {
+            #expect(PrivateRelay.isRelayAddress(relay), "\(relay)")
+        }
+        for other in [
+            "abc@example.com", "privaterelay.appleid.com", "abc@", "@", "", "abc@privaterelay.appleid.com.evil",
+            "abc@xprivaterelay.appleid.com", "abc@private.icloud.com@example.com", "abc@privaterelay.appleid.cöm",
+            "abc@privaterelay.appleid.com\u{301}",
+        ] {
+            #expect(!PrivateRelay.isRelayAddress(other), "\(other)")
+        }
+    }
+}
