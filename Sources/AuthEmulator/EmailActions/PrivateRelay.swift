@@ -6,8 +6,27 @@ enum PrivateRelay {
     static let domains: Set<String> = ["privaterelay.appleid.com", "private.icloud.com"]
 
     static func isRelayAddress(_ address: String) -> Bool {
-        EmailAddress.domain(of: address).map { domains.contains($0.lowercased()) } ?? false
+        if let isRelay = isASCIIRelayAddress(address) { return isRelay }
+        return EmailAddress.domain(of: address).map { domains.contains($0.lowercased()) } ?? false
     }
+
+    /// The same answer by bytes for an ASCII address (every one the benchmark and nearly every
+    /// test sends): the domain after the last `@`, lower-cased. Nil for other text, whose
+    /// Characters and Unicode case mapping the general form above handles. Finding the last `@`
+    /// by Characters was most of the 5.7k instructions this check cost every sendOobCode.
+    private static func isASCIIRelayAddress(_ address: String) -> Bool? {
+        var address = address
+        return address.withUTF8 { bytes -> Bool? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            guard let at = bytes.lastIndex(of: UInt8(ascii: "@")), at + 1 < bytes.count else { return false }
+            let domain = bytes[(at + 1)...].map { byte in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            }
+            return asciiDomains.contains(domain)
+        }
+    }
+
+    private static let asciiDomains: Set<[UInt8]> = Set(domains.map { Array($0.utf8) })
 
     /// Where mail from `senders` (the From address, and for SMTP the envelope's return path) to
     /// `recipient` ends up at `now`.

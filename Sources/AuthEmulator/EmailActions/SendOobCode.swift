@@ -38,6 +38,11 @@ enum SendOobCode {
             let emailType = type == .emailSignIn ? "EMAIL_SIGN_IN" : type.rawValue
             return ["email": .string(target.email), "email_type": .string(emailType)]
         }
+        // Built before the write (they need no stored state): the writer's lock holds SQL, not
+        // the percent-encoding of three links (DESIGN §2.6).
+        let links = ActionLinks(
+            origin: request.origin, requestType: type, code: code, apiKey: apiKey, continueUrl: continueUrl,
+            tenantId: request.scope.tenantId, projectId: request.scope.projectId, app: app)
         return try request.write { transaction in
             try transaction.requireEnabled(type == .emailSignIn ? .emailLink : .account)
             var response: JSONObject = ["kind": "identitytoolkit#GetOobConfirmationCodeResponse"]
@@ -49,9 +54,6 @@ enum SendOobCode {
                 response.setIfPresent("email", bodyEmail.map { .string($0) })
                 return response
             }
-            let links = ActionLinks(
-                origin: request.origin, requestType: type, code: code, apiKey: apiKey, continueUrl: continueUrl,
-                tenantId: transaction.scope.tenantId, projectId: transaction.scope.projectId, app: app)
             let record = OobCodeRecord(
                 code: code, scope: transaction.scope, requestType: type, email: target.email, newEmail: newEmail,
                 oobLink: links.oobLink, continueUrl: continueUrl, createdAt: transaction.now,

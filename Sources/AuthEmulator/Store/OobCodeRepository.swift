@@ -33,30 +33,31 @@ struct OobCodeRepository {
 
     /// The code in this scope (a code of another project or tenant does not exist here).
     func code(_ code: String, in scope: UserScope) throws -> OobCodeRecord? {
-        try codes(where: "code = ?", [.text(code)], in: scope).first
+        // One row at most (the code is the key): no ORDER BY, and the SQL is built once.
+        try connection.queryFirst(Self.selectByCode, [.text(code), .text(scope.projectId), .text(scope.tenantKey)])
+            .map { Self.record($0, in: scope) }
     }
 
     /// Codes not used yet, oldest first: the official `oobCodes` list.
     func codes(in scope: UserScope) throws -> [OobCodeRecord] {
-        try codes(where: "1", [], in: scope)
+        try connection.query(
+            "SELECT \(Self.columns) FROM oob_codes WHERE project_id = ?1 AND tenant_id = ?2 ORDER BY created_at, rowid",
+            [.text(scope.projectId), .text(scope.tenantKey)]
+        ).map { Self.record($0, in: scope) }
     }
 
     func delete(_ code: String) throws {
         try connection.execute("DELETE FROM oob_codes WHERE code = ?", [.text(code)])
     }
 
-    private func codes(where clause: String, _ arguments: [SQLiteValue], in scope: UserScope) throws -> [OobCodeRecord] {
-        try connection.query(
-            """
-            SELECT code, request_type, email, new_email, oob_link, continue_url, created_at, expires_at FROM oob_codes
-            WHERE project_id = ?1 AND tenant_id = ?2 AND \(clause) ORDER BY created_at, rowid
-            """, [.text(scope.projectId), .text(scope.tenantKey)] + arguments
-        ).map { row in
-            OobCodeRecord(
-                code: row[0].text ?? "", scope: scope, requestType: OobRequestType(rawValue: row[1].text ?? "") ?? .emailSignIn,
-                email: row[2].text, newEmail: row[3].text, oobLink: row[4].text ?? "", continueUrl: row[5].text,
-                createdAt: Instant(millisecondsSinceEpoch: row[6].integer ?? 0),
-                expiresAt: Instant(millisecondsSinceEpoch: row[7].integer ?? 0))
-        }
+    private static let columns = "code, request_type, email, new_email, oob_link, continue_url, created_at, expires_at"
+    private static let selectByCode = "SELECT \(columns) FROM oob_codes WHERE code = ?1 AND project_id = ?2 AND tenant_id = ?3"
+
+    private static func record(_ row: SQLiteRow, in scope: UserScope) -> OobCodeRecord {
+        OobCodeRecord(
+            code: row[0].text ?? "", scope: scope, requestType: OobRequestType(rawValue: row[1].text ?? "") ?? .emailSignIn,
+            email: row[2].text, newEmail: row[3].text, oobLink: row[4].text ?? "", continueUrl: row[5].text,
+            createdAt: Instant(millisecondsSinceEpoch: row[6].integer ?? 0),
+            expiresAt: Instant(millisecondsSinceEpoch: row[7].integer ?? 0))
     }
 }

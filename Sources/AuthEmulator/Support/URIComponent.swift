@@ -19,25 +19,32 @@ struct PercentEncoder: Sendable {
     func append(_ text: String, to encoded: inout [UInt8]) {
         var text = text
         text.withUTF8 { utf8 in
-            var runStart = 0
-            for (position, byte) in utf8.enumerated() where !kept[Int(byte)] {
-                encoded.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
-                runStart = position + 1
-                if spaceAsPlus && byte == UInt8(ascii: " ") {
-                    encoded.append(UInt8(ascii: "+"))
-                } else {
-                    encoded.append(UInt8(ascii: "%"))
-                    encoded.append(Self.hexDigits[Int(byte >> 4)])
-                    encoded.append(Self.hexDigits[Int(byte & 0xF)])
-                }
-            }
-            encoded.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            kept.withUnsafeBufferPointer { kept in append(utf8, keeping: kept, to: &encoded) }
         }
+    }
+
+    /// The table read through a buffer pointer: each action link encodes about a kilobyte here.
+    private func append(_ utf8: UnsafeBufferPointer<UInt8>, keeping kept: UnsafeBufferPointer<Bool>, to encoded: inout [UInt8]) {
+        var runStart = 0
+        for (position, byte) in utf8.enumerated() where !kept[Int(byte)] {
+            encoded.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+            runStart = position + 1
+            if spaceAsPlus && byte == UInt8(ascii: " ") {
+                encoded.append(UInt8(ascii: "+"))
+            } else {
+                encoded.append(UInt8(ascii: "%"))
+                encoded.append(Self.hexDigits[Int(byte >> 4)])
+                encoded.append(Self.hexDigits[Int(byte & 0xF)])
+            }
+        }
+        encoded.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
 
     /// `name=value&…` with both sides encoded.
     func query(_ pairs: [(name: String, value: String)]) -> String {
         var encoded: [UInt8] = []
+        // Room for every byte once, and some escapes, so an action link rarely grows its storage.
+        encoded.reserveCapacity(pairs.reduce(32) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
         for (position, pair) in pairs.enumerated() {
             if position > 0 { encoded.append(UInt8(ascii: "&")) }
             append(pair.name, to: &encoded)
