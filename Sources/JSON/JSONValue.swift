@@ -98,7 +98,11 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 
     private func position(of key: String) -> Int? {
         if let positions { return positions[key] }
-        return members.firstIndex { $0.key == key }
+        // Lengths first: they differ for most keys, and reading one is cheaper than a String
+        // comparison, which is a runtime call (building a user's answer compares every new key
+        // against every earlier one).
+        let length = key.utf8.count
+        return members.firstIndex { $0.key.utf8.count == length && $0.key == key }
     }
 
     /// Setting `nil` removes the key; setting an existing key keeps its position.
