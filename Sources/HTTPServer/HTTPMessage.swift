@@ -8,17 +8,42 @@ public struct HTTPHeaders: Sendable, Sequence {
         self.fields = fields.map { (name: $0.0, value: $0.1) }
     }
 
+    /// The fields as the server collected them, taken as they are (the public initializer's
+    /// relabelling copy cast every field at run time: 2% of a `GET /`).
+    init(collected fields: [(name: String, value: String)]) {
+        self.fields = fields
+    }
+
     /// The first value of `name`, compared case-insensitively.
     public subscript(name: String) -> String? {
-        fields.first { Self.sameName($0.name, name) }?.value
+        // Fields read in place: `first(where:)` copied (retained and released) every field it passed.
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices where Self.sameName(fields[index].name, name) { return fields[index].value }
+            return nil
+        }
     }
 
     /// Field names are ASCII tokens: compare them byte by byte, folding case, with no new strings
-    /// (every request looks up several names among all its fields).
+    /// (every request looks up several names among all its fields). Lengths first, and then the
+    /// bytes in place: a `zip` of the two UTF-8 views was a tenth of the lookups' cost.
     static func sameName(_ first: String, _ second: String) -> Bool {
-        let first = first.utf8, second = second.utf8
+        guard first.utf8.count == second.utf8.count else { return false }
+        let compared = first.utf8.withContiguousStorageIfAvailable { first in
+            second.utf8.withContiguousStorageIfAvailable { second in sameName(first, second) }
+        }
+        if let compared, let result = compared { return result }
+        return zip(first.utf8, second.utf8).allSatisfy(sameNameByte)
+    }
+
+    static func sameName(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool {
         guard first.count == second.count else { return false }
-        return zip(first, second).allSatisfy { $0 == $1 || ($0 | 0x20 == $1 | 0x20 && ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) }
+        for index in first.indices where !sameNameByte(first[index], second[index]) { return false }
+        return true
+    }
+
+    /// Equal bytes, or the same ASCII letter in either case.
+    private static func sameNameByte(_ first: UInt8, _ second: UInt8) -> Bool {
+        first == second || (first | 0x20 == second | 0x20 && (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A)
     }
 
     public mutating func add(_ name: String, _ value: String) {

@@ -142,7 +142,7 @@ private func handleAccess(
         method: method.map { String(cString: $0) } ?? "",
         path: url.map { String(cString: $0) } ?? "/",
         query: values(of: .GET_ARGUMENT_KIND, on: connection),
-        headers: HTTPHeaders(pending.headers),
+        headers: HTTPHeaders(collected: pending.headers),
         body: pending.body
     )
     pending.body = []
@@ -227,7 +227,11 @@ private func headerRefusal(_ fields: [(name: String, value: String)], _ limits: 
 /// values). Lengths come from MHD, so a decoded `%00` survives; a key without `=` arrives with a
 /// NULL value, which becomes "".
 private func values(of kind: MHD_ValueKind, on connection: OpaquePointer) -> [(name: String, value: String)] {
+    // Counted first (a walk of MHD's short list), so the array is allocated once, or not at all.
+    let count = Int(MHD_get_connection_values_n(connection, kind, nil, nil))
+    guard count > 0 else { return [] }
     var pairs: [(name: String, value: String)] = []
+    pairs.reserveCapacity(count)
     withUnsafeMutablePointer(to: &pairs) { pairsPointer in
         _ = MHD_get_connection_values_n(connection, kind, collectPair, pairsPointer)
     }
@@ -262,7 +266,8 @@ private func queue(_ response: HTTPResponse, status: Int?, on connection: Opaque
     for (name, value) in response.headers {
         // MHD computes Content-Length and refuses a hand-set one; it also refuses names or values
         // with CR/LF. Either way the header is left out rather than failing the response.
-        _ = MHD_add_response_header(mhdResponse, name, value)
+        // `withCString`, not the implicit conversion, which gave a short string a heap copy.
+        _ = name.withCString { name in value.withCString { value in MHD_add_response_header(mhdResponse, name, value) } }
     }
     let code = status ?? response.status
     // A final status has three digits and is not 1xx; anything else is a handler bug, sent as 500.
