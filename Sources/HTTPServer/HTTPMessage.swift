@@ -2,22 +2,37 @@
 
 /// Header fields in arrival order; lookups ignore case.
 public struct HTTPHeaders: Sendable, Sequence {
-    public private(set) var fields: [(name: String, value: String)] = []
+    public private(set) var fields: [(name: String, value: String)] = [] {
+        didSet { nameLengths = Self.nameLengths(of: fields) }
+    }
+    /// One bit for each length (modulo 64) that a field's name has. A request is asked for
+    /// several fields it does not have (`Origin`, `Authorization`, `Accept`…): a name of a length
+    /// none has is absent without a look at any field.
+    private var nameLengths: UInt64 = 0
 
     public init(_ fields: [(String, String)] = []) {
         self.fields = fields.map { (name: $0.0, value: $0.1) }
+        nameLengths = Self.nameLengths(of: self.fields)
     }
 
     /// The fields as the server collected them, taken as they are (the public initializer's
     /// relabelling copy cast every field at run time: 2% of a `GET /`).
     init(collected fields: [(name: String, value: String)]) {
         self.fields = fields
+        nameLengths = Self.nameLengths(of: fields)
     }
+
+    private static func nameLengths(of fields: [(name: String, value: String)]) -> UInt64 {
+        fields.reduce(0) { $0 | lengthBit($1.name) }
+    }
+
+    private static func lengthBit(_ name: String) -> UInt64 { 1 << UInt64(name.utf8.count & 63) }
 
     /// The first value of `name`, compared case-insensitively.
     public subscript(name: String) -> String? {
+        guard nameLengths & Self.lengthBit(name) != 0 else { return nil }
         // Fields read in place: `first(where:)` copied (retained and released) every field it passed.
-        fields.withUnsafeBufferPointer { fields in
+        return fields.withUnsafeBufferPointer { fields in
             for index in fields.indices where Self.sameName(fields[index].name, name) { return fields[index].value }
             return nil
         }

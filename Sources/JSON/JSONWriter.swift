@@ -27,8 +27,8 @@ extension JSONObject {
 
 /// Writes a tree into one growing byte buffer. Every answer the emulator sends passes through
 /// here, so it appends through a raw pointer (no uniqueness or capacity check per `Array.append`),
-/// walks members without copying them, and copies the runs of a string that need no escape whole:
-/// a lookup's answer went from about 22.5k instructions to about 5k.
+/// walks members without copying them, and copies the runs of a string that need no escape whole
+/// (found eight bytes at a time): a lookup's 750-byte answer went from 22.5k instructions to 10.9k.
 private struct JSONWriter: ~Copyable {
     private static let hexDigits: StaticString = "0123456789abcdef"
     /// Spaces per level; 0 writes compact JSON.

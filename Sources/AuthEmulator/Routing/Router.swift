@@ -207,9 +207,10 @@ public struct Router: HTTPHandler {
     /// bytes; `lowercased()` made a string for every POST, and is kept for anything else.
     static func isForm(contentType: String) -> Bool {
         let form = "application/x-www-form-urlencoded"
+        // Shorter cannot match: whatever lowercases to one of these ASCII bytes is a byte or more.
+        guard contentType.utf8.count >= form.utf8.count else { return false }
         guard contentType.utf8.allSatisfy({ $0 < 0x80 }) else { return contentType.lowercased().hasPrefix(form) }
-        return contentType.utf8.count >= form.utf8.count
-            && zip(contentType.utf8, form.utf8).allSatisfy { $0 == $1 || ($0 >= 0x41 && $0 <= 0x5A && $0 | 0x20 == $1) }
+        return zip(contentType.utf8, form.utf8).allSatisfy { $0 == $1 || ($0 >= 0x41 && $0 <= 0x5A && $0 | 0x20 == $1) }
     }
 
     /// A body whose first non-blank byte opens an object.
