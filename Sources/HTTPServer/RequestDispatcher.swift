@@ -139,7 +139,7 @@ private func handleAccess(
         return queue(dispatcher.handler.respondToOversizedBody(limit: limit), status: 413, on: connection)
     }
     let request = HTTPRequest(
-        method: method.map { String(cString: $0) } ?? "",
+        method: method.map(methodName) ?? "",
         path: url.map { String(cString: $0) } ?? "/",
         query: values(of: .GET_ARGUMENT_KIND, on: connection),
         headers: HTTPHeaders(collected: pending.headers),
@@ -202,6 +202,18 @@ private func handleRequestLine(
 }
 
 // MARK: - Reading the request
+
+/// The method as a string: the usual two are literals, with no string made and checked per request.
+private func methodName(_ method: UnsafePointer<CChar>) -> String {
+    if isMethod(method, "POST") { return "POST" }
+    if isMethod(method, "GET") { return "GET" }
+    return String(cString: method)
+}
+
+private func isMethod(_ method: UnsafePointer<CChar>, _ name: StaticString) -> Bool {
+    // A StaticString literal ends in a NUL, as a C string does.
+    strcmp(method, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+}
 
 /// How the body ends, from the Content-Length and Transfer-Encoding fields (MHD has dropped the
 /// values' leading blanks already).
