@@ -33,13 +33,18 @@ public struct HTTPLimits: Sendable, Equatable {
     /// libmicrohttpd well inside `connectionMemoryBytes`.
     public var maximumHeadBytes: Int { maximumURLBytes + maximumHeaderBytes + 8 * maximumHeaderCount + 1024 }
 
-    /// libmicrohttpd's memory pool per connection. It holds the request line, the headers and a
-    /// record (about 56 bytes) of each header and parameter; a head that outgrows it gets
-    /// libmicrohttpd's own answer. Twice what our own limits let through (72.5 KiB with the
-    /// defaults), so that our limits and our JSON answers apply first. No larger: libmicrohttpd
-    /// zeroes the whole pool after every request, and at 128 KiB that was a tenth of a lookup's CPU.
+    /// libmicrohttpd's memory pool per connection. A kept-alive connection's later heads are not
+    /// screened, so the pool must hold the largest head our limits let through and libmicrohttpd's
+    /// record (56 bytes) of each of its headers and parameters, for our limits and JSON answers to
+    /// apply first; a head that outgrows it gets libmicrohttpd's own answer. libmicrohttpd reads
+    /// a head into the first half of the pool and puts the records at its end, so: room for one
+    /// head, and as much again or the records, whichever is more (52 KiB with the defaults; a
+    /// test pins a head at every limit at once, on a kept-alive connection). No larger:
+    /// libmicrohttpd zeroes the whole pool after every request and half of it again as it
+    /// shrinks the read buffer, 1.5 bytes of `memset` per byte here (72 KiB cost 30k instructions
+    /// a request more; at 128 KiB it was a tenth of a lookup's CPU).
     var connectionMemoryBytes: Int {
-        2 * (maximumURLBytes + maximumHeaderBytes) + 64 * (maximumQueryParameters + maximumHeaderCount)
+        maximumHeadBytes + max(maximumHeadBytes, 64 * (maximumQueryParameters + maximumHeaderCount))
     }
 }
 

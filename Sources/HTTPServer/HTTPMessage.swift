@@ -2,23 +2,63 @@
 
 /// Header fields in arrival order; lookups ignore case.
 public struct HTTPHeaders: Sendable, Sequence {
-    public private(set) var fields: [(name: String, value: String)] = []
+    public private(set) var fields: [(name: String, value: String)] = [] {
+        didSet { nameLengths = Self.nameLengths(of: fields) }
+    }
+    /// One bit for each length (modulo 64) that a field's name has. A request is asked for
+    /// several fields it does not have (`Origin`, `Authorization`, `Accept`…): a name of a length
+    /// none has is absent without a look at any field.
+    private var nameLengths: UInt64 = 0
 
     public init(_ fields: [(String, String)] = []) {
         self.fields = fields.map { (name: $0.0, value: $0.1) }
+        nameLengths = Self.nameLengths(of: self.fields)
     }
+
+    /// The fields as the server collected them, taken as they are (the public initializer's
+    /// relabelling copy cast every field at run time: 2% of a `GET /`).
+    init(collected fields: [(name: String, value: String)]) {
+        self.fields = fields
+        nameLengths = Self.nameLengths(of: fields)
+    }
+
+    private static func nameLengths(of fields: [(name: String, value: String)]) -> UInt64 {
+        fields.reduce(0) { $0 | lengthBit($1.name) }
+    }
+
+    private static func lengthBit(_ name: String) -> UInt64 { 1 << UInt64(name.utf8.count & 63) }
 
     /// The first value of `name`, compared case-insensitively.
     public subscript(name: String) -> String? {
-        fields.first { Self.sameName($0.name, name) }?.value
+        guard nameLengths & Self.lengthBit(name) != 0 else { return nil }
+        // Fields read in place: `first(where:)` copied (retained and released) every field it passed.
+        return fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices where Self.sameName(fields[index].name, name) { return fields[index].value }
+            return nil
+        }
     }
 
     /// Field names are ASCII tokens: compare them byte by byte, folding case, with no new strings
-    /// (every request looks up several names among all its fields).
+    /// (every request looks up several names among all its fields). Lengths first, and then the
+    /// bytes in place: a `zip` of the two UTF-8 views was a tenth of the lookups' cost.
     static func sameName(_ first: String, _ second: String) -> Bool {
-        let first = first.utf8, second = second.utf8
+        guard first.utf8.count == second.utf8.count else { return false }
+        let compared = first.utf8.withContiguousStorageIfAvailable { first in
+            second.utf8.withContiguousStorageIfAvailable { second in sameName(first, second) }
+        }
+        if let compared, let result = compared { return result }
+        return zip(first.utf8, second.utf8).allSatisfy(sameNameByte)
+    }
+
+    static func sameName(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool {
         guard first.count == second.count else { return false }
-        return zip(first, second).allSatisfy { $0 == $1 || ($0 | 0x20 == $1 | 0x20 && ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) }
+        for index in first.indices where !sameNameByte(first[index], second[index]) { return false }
+        return true
+    }
+
+    /// Equal bytes, or the same ASCII letter in either case.
+    private static func sameNameByte(_ first: UInt8, _ second: UInt8) -> Bool {
+        first == second || (first | 0x20 == second | 0x20 && (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A)
     }
 
     public mutating func add(_ name: String, _ value: String) {

@@ -139,10 +139,10 @@ private func handleAccess(
         return queue(dispatcher.handler.respondToOversizedBody(limit: limit), status: 413, on: connection)
     }
     let request = HTTPRequest(
-        method: method.map { String(cString: $0) } ?? "",
+        method: method.map(methodName) ?? "",
         path: url.map { String(cString: $0) } ?? "/",
         query: values(of: .GET_ARGUMENT_KIND, on: connection),
-        headers: HTTPHeaders(pending.headers),
+        headers: HTTPHeaders(collected: pending.headers),
         body: pending.body
     )
     pending.body = []
@@ -203,6 +203,18 @@ private func handleRequestLine(
 
 // MARK: - Reading the request
 
+/// The method as a string: the usual two are literals, with no string made and checked per request.
+private func methodName(_ method: UnsafePointer<CChar>) -> String {
+    if isMethod(method, "POST") { return "POST" }
+    if isMethod(method, "GET") { return "GET" }
+    return String(cString: method)
+}
+
+private func isMethod(_ method: UnsafePointer<CChar>, _ name: StaticString) -> Bool {
+    // A StaticString literal ends in a NUL, as a C string does.
+    strcmp(method, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+}
+
 /// How the body ends, from the Content-Length and Transfer-Encoding fields (MHD has dropped the
 /// values' leading blanks already).
 private func declaredBody(_ fields: [(name: String, value: String)]) -> DeclaredBody {
@@ -227,7 +239,11 @@ private func headerRefusal(_ fields: [(name: String, value: String)], _ limits: 
 /// values). Lengths come from MHD, so a decoded `%00` survives; a key without `=` arrives with a
 /// NULL value, which becomes "".
 private func values(of kind: MHD_ValueKind, on connection: OpaquePointer) -> [(name: String, value: String)] {
+    // Counted first (a walk of MHD's short list), so the array is allocated once, or not at all.
+    let count = Int(MHD_get_connection_values_n(connection, kind, nil, nil))
+    guard count > 0 else { return [] }
     var pairs: [(name: String, value: String)] = []
+    pairs.reserveCapacity(count)
     withUnsafeMutablePointer(to: &pairs) { pairsPointer in
         _ = MHD_get_connection_values_n(connection, kind, collectPair, pairsPointer)
     }
@@ -262,7 +278,8 @@ private func queue(_ response: HTTPResponse, status: Int?, on connection: Opaque
     for (name, value) in response.headers {
         // MHD computes Content-Length and refuses a hand-set one; it also refuses names or values
         // with CR/LF. Either way the header is left out rather than failing the response.
-        _ = MHD_add_response_header(mhdResponse, name, value)
+        // `withCString`, not the implicit conversion, which gave a short string a heap copy.
+        _ = name.withCString { name in value.withCString { value in MHD_add_response_header(mhdResponse, name, value) } }
     }
     let code = status ?? response.status
     // A final status has three digits and is not 1xx; anything else is a handler bug, sent as 500.

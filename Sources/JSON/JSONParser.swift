@@ -147,18 +147,14 @@ private struct JSONParser {
         index += 1  // opening quote
         // Most strings have no escape: find the closing quote and decode the bytes in place.
         let start = index
-        var isASCII = true
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"),
-            bytes[index] >= 0x20
-        {
-            isASCII = isASCII && bytes[index] < 0x80
-            index += 1
-        }
+        var nonASCII = false
+        // Eight bytes at a time: a lookup's body is one 900-byte token.
+        index = StringBytes.firstSpecial(in: bytes, from: index, nonASCII: &nonASCII)
         if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
             let utf8 = UnsafeBufferPointer(rebasing: bytes[start..<index])
             // ASCII is valid UTF-8 as it stands: `String(validating:)` is a generic, slow path
             // (3% of a lookup's CPU), kept for the strings that need it.
-            let text = isASCII ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
+            let text = !nonASCII ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
             guard let text else { throw fail("Invalid UTF-8 in string") }
             index += 1
             return text

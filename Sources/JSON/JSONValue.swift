@@ -66,9 +66,7 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
     public init(floatLiteral value: Double) { self = .double(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        var object = JSONObject()
-        for (key, value) in elements { object[key] = value }
-        self = .object(object)
+        self = .object(JSONObject(pairs: elements))
     }
     public init(nilLiteral: ()) { self = .null }
 }
@@ -88,8 +86,13 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     public init() {}
 
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        members.reserveCapacity(elements.count)
-        for (key, value) in elements { self[key] = value }
+        self.init(pairs: elements)
+    }
+
+    /// A later pair with the same key replaces the earlier one's value, in its place.
+    init(pairs: [(String, JSONValue)]) {
+        members.reserveCapacity(pairs.count)
+        for (key, value) in pairs { self[key] = value }
     }
 
     public var isEmpty: Bool { members.isEmpty }
@@ -98,7 +101,11 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 
     private func position(of key: String) -> Int? {
         if let positions { return positions[key] }
-        return members.firstIndex { $0.key == key }
+        // Lengths first: they differ for most keys, and reading one is cheaper than a String
+        // comparison, which is a runtime call (building a user's answer compares every new key
+        // against every earlier one).
+        let length = key.utf8.count
+        return members.firstIndex { $0.key.utf8.count == length && $0.key == key }
     }
 
     /// Setting `nil` removes the key; setting an existing key keeps its position.
@@ -110,6 +117,9 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
             case (let position?, let newValue?):
                 members[position].value = newValue
             case (nil, let newValue?):
+                // Room for eight at the first member: an array grown one by one reallocated at
+                // 1, 2, 4 and 8 members, and most objects we build have a handful or a dozen.
+                if members.capacity == 0 { members.reserveCapacity(8) }
                 members.append((key, newValue))
                 if positions != nil {
                     positions![key] = members.count - 1

@@ -213,6 +213,19 @@ import Testing
             headers: [("Content-Type", "application/x-www-form-urlencoded")])
         #expect(reply["email"] == "curl@example.com")
     }
+
+    /// A form is named in any case, parameters and all; the byte comparison agrees with
+    /// `lowercased().hasPrefix`, which still decides for a Content-Type that is not ASCII.
+    @Test(arguments: [
+        ("application/x-www-form-urlencoded", true), ("Application/X-WWW-Form-URLEncoded; charset=UTF-8", true),
+        ("application/json", false), ("application/x-www-form-urlencode", false), ("", false),
+        ("application/x-www-form-urlencoded\u{301}", false), ("application/x-www-form-urlencodedé", true),
+        ("text/plain; application/x-www-form-urlencoded", false), ("application/x-www-form_urlencoded", false),
+    ])
+    func formContentTypesAreFoundInAnyCase(_ contentType: String, _ isForm: Bool) {
+        #expect(Router.isForm(contentType: contentType) == isForm)
+        #expect(contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") == isForm)
+    }
 }
 
 @Suite struct ClientAddressTests {

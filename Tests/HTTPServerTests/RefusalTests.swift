@@ -108,6 +108,53 @@ import Testing
         #expect(handler.recorded.requests.first?.query.count == limits.maximumQueryParameters)
     }
 
+    /// A request head right at every limit at once (URL bytes and parameters, header count and
+    /// bytes), on a kept-alive connection: the screener saw only the connection's first head, so
+    /// this one rests on libmicrohttpd's memory per connection holding it (and its records).
+    private static func headAtTheLimits(_ limits: HTTPLimits, extraURLByte: Int = 0, extraParameter: Int = 0,
+        extraHeaderByte: Int = 0, extraHeader: Int = 0) -> String
+    {
+        let parameters = limits.maximumQueryParameters + extraParameter
+        var query = (0..<parameters).map { "p\($0)=" }.joined(separator: "&")
+        let target = "/x?" + query
+        query += String(repeating: "v", count: limits.maximumURLBytes + extraURLByte - target.utf8.count)
+        var fields = [("Host", "x")] + (1..<(limits.maximumHeaderCount + extraHeader)).map { ("X-\($0)", "") }
+        var room = limits.maximumHeaderBytes + extraHeaderByte - fields.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count }
+        for index in fields.indices.dropFirst() {
+            let share = room / (fields.count - index)
+            fields[index].1 = String(repeating: "v", count: share)
+            room -= share
+        }
+        return "GET /x?\(query) HTTP/1.1\r\n" + fields.map { "\($0): \($1)\r\n" }.joined() + "\r\n"
+    }
+
+    @Test func theLimitsHoldOnEveryRequestOfAKeptAliveConnection() throws {
+        let limits = HTTPLimits()
+        let handler = RefusingHandler()
+        let server = try startedServer(handler)
+        defer { server.shutdown() }
+        func secondRequest(_ raw: String) throws -> RawHTTPConnection.Response {
+            let connection = try RawHTTPConnection(port: server.port, timeoutSeconds: 3)
+            #expect(try connection.exchange("GET", "/first").status == 200)
+            try connection.send(raw)
+            return try connection.readResponse()
+        }
+        let atTheLimits = try secondRequest(Self.headAtTheLimits(limits))
+        #expect(atTheLimits.status == 200, "\(String(decoding: atTheLimits.body, as: UTF8.self).prefix(300))")
+        let served = handler.recorded.requests.last
+        #expect(served?.query.count == limits.maximumQueryParameters)
+        #expect(served?.headers.fields.count == limits.maximumHeaderCount)
+        #expect(served.map { $0.headers.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count } } == limits.maximumHeaderBytes)
+        for (raw, status) in [
+            (Self.headAtTheLimits(limits, extraURLByte: 1), 414), (Self.headAtTheLimits(limits, extraParameter: 1), 414),
+            (Self.headAtTheLimits(limits, extraHeaderByte: 1), 431), (Self.headAtTheLimits(limits, extraHeader: 1), 431),
+        ] {
+            let refused = try secondRequest(raw)
+            #expect(refused.status == status)
+            #expect(String(decoding: refused.body, as: UTF8.self) == "{\"refused\":\(status)}")
+        }
+    }
+
     /// A body shorter than its Content-Length, then a half-close: the server drops the connection
     /// at once (it used to hold it for the idle timeout) and a shutdown does not wait for it.
     @Test func aTruncatedBodyThenHalfCloseIsDroppedAndNeverDelaysShutdown() throws {

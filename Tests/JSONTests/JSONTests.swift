@@ -64,6 +64,72 @@ import Testing
         #expect(text == "{\n  \"kind\": \"x\",\n  \"list\": [\n    1,\n    2\n  ],\n  \"empty\": {}\n}")
     }
 
+    /// The writer's exact bytes for every kind of value, compact and indented, including a
+    /// document that outgrows the writer's first buffer several times over.
+    @Test func writesEveryKindOfValueByteForByte() throws {
+        let value: JSONValue = [
+            "null": nil, "yes": true, "no": false, "int": -42, "double": 0.5, "whole": 2.0, "inf": .double(.infinity),
+            "text": "é\u{0}\"", "list": [[], [:], ["k": [1]]],
+        ]
+        #expect(value.compactString == #"{"null":null,"yes":true,"no":false,"int":-42,"double":0.5,"whole":2,"inf":null,"text":"é\u0000\"","list":[[],{},{"k":[1]}]}"#)
+        #expect(String(decoding: value.prettyEncoded(), as: UTF8.self) == """
+            {
+              "null": null,
+              "yes": true,
+              "no": false,
+              "int": -42,
+              "double": 0.5,
+              "whole": 2,
+              "inf": null,
+              "text": "é\\u0000\\"",
+              "list": [
+                [],
+                {},
+                {
+                  "k": [
+                    1
+                  ]
+                }
+              ]
+            }
+            """)
+        let large = JSONValue.array((0..<500).map { .string("member \($0) \"quoted\"") })
+        let text = String(decoding: large.encoded(), as: UTF8.self)
+        #expect(text.utf8.count > 8 * 1024)
+        #expect(text.hasPrefix(#"["member 0 \"quoted\"","member 1 \"quoted\"","#))
+        #expect(try JSONValue(parsing: text) == large)
+        #expect(large.compactString == text)
+    }
+
+    /// The word-at-a-time scan agrees with a byte-at-a-time one for every byte value at every
+    /// position of a word, beside plain bytes, and for the ASCII flag.
+    @Test func scansStringsEightBytesAtATimeExactly() {
+        for length in [1, 7, 8, 9, 16, 17, 23] {
+            for position in 0..<length {
+                for value in 0...255 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[position] = UInt8(value)
+                    let isSpecial = value < 0x20 || value == 0x22 || value == 0x5C
+                    bytes.withUnsafeBufferPointer { buffer in
+                        var nonASCII = false
+                        let found = StringBytes.firstSpecial(in: buffer, from: 0, nonASCII: &nonASCII)
+                        #expect(found == (isSpecial ? position : length))
+                        #expect(nonASCII == (value >= 0x80))
+                        var fromNext = false
+                        let next = StringBytes.firstSpecial(in: buffer, from: position + 1, nonASCII: &fromNext)
+                        #expect(next == length && !fromNext)
+                    }
+                }
+            }
+        }
+        let mixed = Array("é\u{7F}plain \"quoted\" \\ tab\t".utf8)
+        mixed.withUnsafeBufferPointer { buffer in
+            var nonASCII = false
+            #expect(StringBytes.firstSpecial(in: buffer, from: 0, nonASCII: &nonASCII) == 9)
+            #expect(nonASCII)
+        }
+    }
+
     @Test func objectSubscriptRemovesAndKeepsPosition() {
         var object: JSONObject = ["a": 1, "b": 2, "c": 3]
         object["b"] = nil

@@ -9,18 +9,26 @@ struct RouteIndex: Sendable {
 
     private let routes: [Route]
     private var candidates: [Key: [Int]] = [:]
-    /// Routes with no `{name}` part by method and path, where no earlier route also fits that path:
-    /// the hot API paths are all of this kind, and then matching is one dictionary lookup.
-    private var exactPaths: [String: [String: Int]] = [:]
+    /// Routes with no `{name}` part by method and path (with its leading `/`, so the request's
+    /// own string is the key, not a new one), where no earlier route also fits that path: the hot
+    /// API paths are all of this kind, and then matching is one dictionary lookup. The handful of
+    /// methods are scanned, not hashed: a string hash costs more than comparing five short ones.
+    private var exactPaths: [(method: String, paths: [String: Int])] = []
 
     init(_ routes: [Route]) {
         self.routes = routes
         for (position, route) in routes.enumerated() {
             let key = Key(method: route.method, segmentCount: route.pattern.segmentCount)
-            if let path = route.pattern.literalPath, exactPaths[route.method]?[path] == nil {
+            if let path = route.pattern.literalPath, exactPath(method: route.method, "/" + path) == nil {
                 let segments = Self.segments(path)
                 let shadowed = candidates[key, default: []].contains { routes[$0].pattern.match(segments) != nil }
-                if !shadowed { exactPaths[route.method, default: [:]][path] = position }
+                if !shadowed {
+                    if let index = exactPaths.firstIndex(where: { $0.method == route.method }) {
+                        exactPaths[index].paths["/" + path] = position
+                    } else {
+                        exactPaths.append((route.method, ["/" + path: position]))
+                    }
+                }
             }
             candidates[key, default: []].append(position)
         }
@@ -33,12 +41,17 @@ struct RouteIndex: Sendable {
 
     private static func segments(_ path: String) -> [Substring] { segments(Substring(path).utf8) }
 
+    private func exactPath(method: String, _ path: String) -> Int? {
+        for entry in exactPaths where entry.method == method { return entry.paths[path] }
+        return nil
+    }
+
     /// The first route, in table order, whose method and template fit; HEAD is served by GET routes.
     func match(method: String, path: String) -> (Route, [String: String])? {
-        let relativePath = path.utf8.dropFirst()
-        if let position = exactPaths[method]?[String(decoding: relativePath, as: UTF8.self)] {
+        if let position = exactPath(method: method, path) {
             return (routes[position], [:])
         }
+        let relativePath = path.utf8.dropFirst()
         let segments = Self.segments(relativePath)
         var positions = candidates[Key(method: method, segmentCount: segments.count)] ?? []
         if method == "HEAD" {

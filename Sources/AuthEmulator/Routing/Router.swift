@@ -201,13 +201,26 @@ public struct Router: HTTPHandler {
     /// (the Node Admin SDK sends one with some DELETEs).
     private func parseBody(_ request: HTTPRequest, camelCasing: Bool) throws(AuthError) -> RequestBody {
         guard request.method != "GET", request.method != "DELETE", request.method != "HEAD" else { return RequestBody() }
-        let contentType = request.headers["content-type"]?.lowercased() ?? ""
-        let looksLikeJSON = request.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
-        if contentType.hasPrefix("application/x-www-form-urlencoded"), !looksLikeJSON {
+        if Self.isForm(contentType: request.headers["content-type"] ?? ""), !Self.looksLikeJSON(request.body) {
             return RequestBody(
                 formFields: FormURLEncoding.decode(String(decoding: request.body, as: UTF8.self)), camelCasing: camelCasing)
         }
         return try RequestBody(parsing: request.body, camelCasing: camelCasing)
+    }
+
+    /// Whether a Content-Type names a form, in any case. ASCII (every real one) is compared as
+    /// bytes; `lowercased()` made a string for every POST, and is kept for anything else.
+    static func isForm(contentType: String) -> Bool {
+        let form = "application/x-www-form-urlencoded"
+        // Shorter cannot match: whatever lowercases to one of these ASCII bytes is a byte or more.
+        guard contentType.utf8.count >= form.utf8.count else { return false }
+        guard contentType.utf8.allSatisfy({ $0 < 0x80 }) else { return contentType.lowercased().hasPrefix(form) }
+        return zip(contentType.utf8, form.utf8).allSatisfy { $0 == $1 || ($0 >= 0x41 && $0 <= 0x5A && $0 | 0x20 == $1) }
+    }
+
+    /// A body whose first non-blank byte opens an object.
+    private static func looksLikeJSON(_ body: [UInt8]) -> Bool {
+        body.first { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) } == UInt8(ascii: "{")
     }
 
     /// The project and tenant a request works on (reference §1.3).
