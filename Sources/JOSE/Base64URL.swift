@@ -90,39 +90,51 @@ public struct Base64Encoding: Sendable {
     }
 
     func encode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: encodedCount(of: bytes.count)) { write(bytes, to: $0) }
+    }
+
+    /// Characters `count` bytes encode to.
+    func encodedCount(of count: Int) -> Int {
+        let whole = count / 3 * 3
+        let tail = count - whole
+        return whole / 3 * 4 + (tail == 0 ? 0 : pads ? 4 : tail + 1)
+    }
+
+    /// Writes the encoding of `bytes` at the start of `output` (at least `encodedCount` long), so a
+    /// caller can put it inside a larger string; returns the characters written.
+    func write(_ bytes: UnsafeBufferPointer<UInt8>, to output: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let whole = bytes.count / 3 * 3
         let tail = bytes.count - whole
-        let length = whole / 3 * 4 + (tail == 0 ? 0 : pads ? 4 : tail + 1)
+        let length = encodedCount(of: bytes.count)
+        precondition(output.count >= length, "base64 output too short")
         return alphabet.withUnsafeBufferPointer { alphabet in
-            String(unsafeUninitializedCapacity: length) { output in
-                var out = 0
-                var index = 0
-                while index < whole {
-                    let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-                    output[out] = alphabet[Int(group >> 18 & 0x3F)]
-                    output[out + 1] = alphabet[Int(group >> 12 & 0x3F)]
-                    output[out + 2] = alphabet[Int(group >> 6 & 0x3F)]
-                    output[out + 3] = alphabet[Int(group & 0x3F)]
-                    out += 4
-                    index += 3
-                }
-                if tail > 0 {
-                    let second = tail == 2 ? UInt32(bytes[index + 1]) : 0
-                    let group = UInt32(bytes[index]) << 16 | second << 8
-                    output[out] = alphabet[Int(group >> 18 & 0x3F)]
-                    output[out + 1] = alphabet[Int(group >> 12 & 0x3F)]
-                    out += 2
-                    if tail == 2 {
-                        output[out] = alphabet[Int(group >> 6 & 0x3F)]
-                        out += 1
-                    }
-                    while pads && out < length {
-                        output[out] = UInt8(ascii: "=")
-                        out += 1
-                    }
-                }
-                return out
+            var out = 0
+            var index = 0
+            while index < whole {
+                let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                output[out] = alphabet[Int(group >> 18 & 0x3F)]
+                output[out + 1] = alphabet[Int(group >> 12 & 0x3F)]
+                output[out + 2] = alphabet[Int(group >> 6 & 0x3F)]
+                output[out + 3] = alphabet[Int(group & 0x3F)]
+                out += 4
+                index += 3
             }
+            if tail > 0 {
+                let second = tail == 2 ? UInt32(bytes[index + 1]) : 0
+                let group = UInt32(bytes[index]) << 16 | second << 8
+                output[out] = alphabet[Int(group >> 18 & 0x3F)]
+                output[out + 1] = alphabet[Int(group >> 12 & 0x3F)]
+                out += 2
+                if tail == 2 {
+                    output[out] = alphabet[Int(group >> 6 & 0x3F)]
+                    out += 1
+                }
+                while pads && out < length {
+                    output[out] = UInt8(ascii: "=")
+                    out += 1
+                }
+            }
+            return out
         }
     }
 }

@@ -123,6 +123,31 @@ public struct UserRecord: Sendable, Equatable {
         return entries
     }
 
+    /// `providerUserInfo` as JSON, each entry's object made directly: the derived `password` and
+    /// `phone` entries are not first built as `ProviderUserInfo`s with copies of the profile strings.
+    var providerUserInfoJSON: [JSONValue] {
+        var entries: [JSONValue] = []
+        entries.reserveCapacity(providers.count + 2)
+        for link in providers { entries.append(.object(link.json)) }
+        if let email, hasPassword || emailLinkSignin {
+            var entry: JSONObject = [
+                "providerId": .string(SignInProvider.password), "rawId": .string(email), "federatedId": .string(email),
+                "email": .string(email),
+            ]
+            entry.setIfPresent("displayName", displayName.map { .string($0) })
+            entry.setIfPresent("photoUrl", photoUrl.map { .string($0) })
+            entries.append(.object(entry))
+        }
+        if let phoneNumber {
+            entries.append(
+                .object([
+                    "providerId": .string(SignInProvider.phone), "rawId": .string(phoneNumber),
+                    "phoneNumber": .string(phoneNumber),
+                ]))
+        }
+        return entries
+    }
+
     /// Adds or replaces the link for `info.providerId`, keeping its position.
     public mutating func upsertProvider(_ info: ProviderUserInfo) {
         if let index = providers.firstIndex(where: { $0.providerId == info.providerId }) {
@@ -150,7 +175,7 @@ public struct UserRecord: Sendable, Equatable {
         object["createdAt"] = .string(String(createdAt.millisecondsSinceEpoch))
         object.setIfPresent("lastLoginAt", lastLoginAt.map { .string(String($0.millisecondsSinceEpoch)) })
         object.setIfPresent("lastRefreshAt", lastRefreshAt.map { .string($0.rfc3339) })
-        object["providerUserInfo"] = .array(providerUserInfo.map { .object($0.json) })
+        object["providerUserInfo"] = .array(providerUserInfoJSON)
         object.setIfPresent("customAttributes", customAttributes.map { .string($0) })
         if customAuth { object["customAuth"] = true }
         if disabled { object["disabled"] = true }
