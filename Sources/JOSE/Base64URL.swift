@@ -78,6 +78,16 @@ public enum Base64URL {
 public struct Base64Encoding: Sendable {
     let alphabet: [UInt8]
     let pads: Bool
+    /// The two characters of every 12-bit value, first character in the low byte: three input
+    /// bytes become two table reads and two 2-byte stores rather than four of each (8 KiB a
+    /// table; an ID token's payload is ~600 bytes, a refresh token's ~200).
+    private let pairs: [UInt16]
+
+    init(alphabet: [UInt8], pads: Bool) {
+        self.alphabet = alphabet
+        self.pads = pads
+        pairs = (0..<4096).map { UInt16(alphabet[$0 >> 6]) | UInt16(alphabet[$0 & 0x3F]) << 8 }
+    }
 
     public static let urlSafe = Base64Encoding(
         alphabet: Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8), pads: false)
@@ -87,6 +97,12 @@ public struct Base64Encoding: Sendable {
     public func encode(_ bytes: some Collection<UInt8>) -> String {
         if let encoded = bytes.withContiguousStorageIfAvailable(encode) { return encoded }
         return Array(bytes).withUnsafeBufferPointer(encode)
+    }
+
+    /// The same as the generic form, without its call through `withContiguousStorageIfAvailable`'s
+    /// protocol witness (the generic form is not specialized across the module boundary).
+    public func encode(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBufferPointer(encode)
     }
 
     func encode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
@@ -107,18 +123,21 @@ public struct Base64Encoding: Sendable {
         let tail = bytes.count - whole
         let length = encodedCount(of: bytes.count)
         precondition(output.count >= length, "base64 output too short")
-        return alphabet.withUnsafeBufferPointer { alphabet in
-            var out = 0
-            var index = 0
-            while index < whole {
-                let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-                output[out] = alphabet[Int(group >> 18 & 0x3F)]
-                output[out + 1] = alphabet[Int(group >> 12 & 0x3F)]
-                output[out + 2] = alphabet[Int(group >> 6 & 0x3F)]
-                output[out + 3] = alphabet[Int(group & 0x3F)]
-                out += 4
-                index += 3
+        var out = 0
+        var index = 0
+        if whole > 0, let base = output.baseAddress {
+            let raw = UnsafeMutableRawPointer(base)
+            pairs.withUnsafeBufferPointer { pairs in
+                while index < whole {
+                    let group = Int(bytes[index]) << 16 | Int(bytes[index + 1]) << 8 | Int(bytes[index + 2])
+                    raw.storeBytes(of: pairs[group >> 12].littleEndian, toByteOffset: out, as: UInt16.self)
+                    raw.storeBytes(of: pairs[group & 0xFFF].littleEndian, toByteOffset: out + 2, as: UInt16.self)
+                    out += 4
+                    index += 3
+                }
             }
+        }
+        return alphabet.withUnsafeBufferPointer { alphabet in
             if tail > 0 {
                 let second = tail == 2 ? UInt32(bytes[index + 1]) : 0
                 let group = UInt32(bytes[index]) << 16 | second << 8

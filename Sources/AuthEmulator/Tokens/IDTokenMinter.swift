@@ -134,8 +134,8 @@ struct IDTokenClaims: Sendable {
     /// member by member instead of built as a `JSONObject` first (which looked every key up in the
     /// keys before it) and then walked. Custom or extra claims named like a claim the minter sets,
     /// or identities whose keys repeat, change where a value lands; those rare payloads are built
-    /// the general way. Measured (callgrind): a sign-in's ID token payload and its encoding
-    /// ~26k -> ~7k instructions.
+    /// the general way. Measured (callgrind, a password sign-in): the payload and the unsigned
+    /// token ~26k -> ~7.7k instructions.
     func encoded() -> [UInt8] {
         var free = user.customClaims
         if let extraClaims, !extraClaims.isEmpty {
