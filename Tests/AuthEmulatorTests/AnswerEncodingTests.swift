@@ -293,6 +293,33 @@ import Testing
         }
     }
 
+    @Test func tokenAnswerIsWrittenAsTheRouterWritesItsObject() throws {
+        let signer = try TestEmulator().emulator.environment.idTokenSigner
+        let fieldCases: [JSONObject] = [
+            [:],
+            ["kind": "identitytoolkit#SignupNewUserResponse", "localId": "u1"],
+            [
+                "kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": .string(Self.awkward),
+                "email": "a@b.c", "displayName": .string(Self.awkward), "photoUrl": "https://p",
+            ],
+            ["nested": ["a": [1, 2.5, nil], "b": [:], "c": []], "n": -3],
+            // A field named like a token key keeps its place in the tree: the writer defers to it.
+            ["idToken": "old", "x": 1], ["expiresIn": 1, "refreshToken": "r"],
+        ]
+        var user = UserRecord(localId: "u-\(Self.awkward)", scope: UserScope(projectId: "demo-project"), createdAt: Self.now)
+        user.email = "a@b.c"
+        let claims = IDTokenClaims(user: user, signInProvider: "password", extraClaims: nil, secondFactor: nil, now: Self.now)
+        for fields in fieldCases {
+            for tokens in [nil, GrantedTokens(claims: claims, refreshToken: "refresh-\(Self.awkward)")] {
+                for includesExpiry in [true, false] {
+                    let answer = TokenAnswer(fields: fields, tokens: tokens, includesExpiry: includesExpiry)
+                    let tree = JSONValue.object(try answer.encoded(with: signer)).prettyEncoded()
+                    #expect(try answer.written(with: signer) == tree, "\(fields)")
+                }
+            }
+        }
+    }
+
     /// One token spelled out, so a change that moved both versions alike would still show.
     @Test func aPasswordSignInTokenReadsExactlySo() throws {
         var user = UserRecord(localId: "abc123", scope: UserScope(projectId: "demo-project"), createdAt: Self.now)
@@ -320,9 +347,71 @@ import Testing
 
     @Test func userObjectIsTheStraightforwardOneByteForByte() {
         for user in Self.users {
-            #expect(user.json.encoded() == Self.legacyUserJSON(user).encoded(), "user \(user.localId)")
-            #expect(JSONValue.object(user.json).prettyEncoded() == JSONValue.object(Self.legacyUserJSON(user)).prettyEncoded())
+            let legacy = Self.legacyUserJSON(user)
+            #expect(user.json.encoded() == legacy.encoded(), "user \(user.localId)")
+            #expect(JSONValue.object(user.json).prettyEncoded() == JSONValue.object(legacy).prettyEncoded())
+            // Written member by member, compact and indented.
+            for indent in [0, 2] {
+                var writer = JSONStreamWriter(indent: indent)
+                user.write(to: &writer)
+                let tree = JSONValue.object(legacy)
+                #expect(writer.bytes == (indent == 0 ? tree.encoded() : tree.prettyEncoded()), "user \(user.localId)")
+            }
         }
+    }
+
+    @Test func lookupAnswerIsTheStraightforwardOneByteForByte() {
+        func legacyAnswer(_ users: [UserRecord]) -> [UInt8] {
+            var response: JSONObject = ["kind": "identitytoolkit#GetAccountInfoResponse"]
+            if !users.isEmpty { response["users"] = .array(users.map { .object(Self.legacyUserJSON($0)) }) }
+            return JSONValue.object(response).prettyEncoded()
+        }
+        let users = Self.users
+        for user in users {
+            #expect(Lookup.answer([user]) == legacyAnswer([user]), "user \(user.localId)")
+        }
+        #expect(Lookup.answer([]) == legacyAnswer([]))
+        #expect(Lookup.answer(users) == legacyAnswer(users))
+        #expect(Lookup.answer(users) == JSONValue.object(Lookup.answerObject(users)).prettyEncoded())
+    }
+
+    /// One answer spelled out, so a change that moved both versions alike would still show.
+    @Test func aLookupAnswerReadsExactlySo() {
+        var user = UserRecord(localId: "abc", scope: UserScope(projectId: "demo-project"), createdAt: Self.now)
+        user.email = "ann@example.com"
+        user.emailVerified = false
+        user.passwordHash = "fakeHash:salt=s:password=p"
+        user.salt = "s"
+        user.validSinceSeconds = 1_700_000_123
+        user.lastLoginAt = Self.now
+        user.lastRefreshAt = Self.now
+        let expected = """
+            {
+              "kind": "identitytoolkit#GetAccountInfoResponse",
+              "users": [
+                {
+                  "localId": "abc",
+                  "email": "ann@example.com",
+                  "emailVerified": false,
+                  "passwordHash": "fakeHash:salt=s:password=p",
+                  "salt": "s",
+                  "validSince": "1700000123",
+                  "createdAt": "1700000123456",
+                  "lastLoginAt": "1700000123456",
+                  "lastRefreshAt": "2023-11-14T22:15:23.456Z",
+                  "providerUserInfo": [
+                    {
+                      "providerId": "password",
+                      "rawId": "ann@example.com",
+                      "federatedId": "ann@example.com",
+                      "email": "ann@example.com"
+                    }
+                  ]
+                }
+              ]
+            }
+            """
+        #expect(String(decoding: Lookup.answer([user]), as: UTF8.self) == expected)
     }
 
     @Test func timestampsAreWrittenAsBefore() {

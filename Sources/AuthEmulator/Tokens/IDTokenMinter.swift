@@ -144,7 +144,7 @@ struct IDTokenClaims: Sendable {
         if let free, free.members.contains(where: { Self.minterKeys.contains($0.key) }) {
             return IDTokenMinter.payload(self).encoded()
         }
-        var json = CompactJSONWriter(capacity: 640)
+        var json = JSONStreamWriter(capacity: 640)
         json.beginObject()
         if let name = user.displayName {
             json.key("name")
@@ -226,7 +226,7 @@ struct IDTokenClaims: Sendable {
     /// `IDTokenMinter.identities(of:)` written directly, unless a key would repeat (a link named
     /// `email` or `phone`, or two links of one provider), where the object's replace-in-place
     /// decides.
-    private func writeIdentities(to json: inout CompactJSONWriter) {
+    private func writeIdentities(to json: inout JSONStreamWriter) {
         let links = user.providers
         for (index, link) in links.enumerated() where link.providerId != SignInProvider.password {
             let repeats =
@@ -282,6 +282,30 @@ struct TokenAnswer {
     /// The MFA routes answer the two tokens alone, without `expiresIn`.
     var includesExpiry = true
 
+    /// `encoded(with:)` as the router would write it (`prettyEncoded()`), written member by member:
+    /// an answer is mostly its ~900-character ID token, which the tree writer walked once more.
+    func written(with signer: IDTokenSigner) throws -> [UInt8] {
+        guard let tokens, !Self.tokenKeys.contains(where: { fields[$0] != nil }) else {
+            // No tokens, or fields that a token key would replace in place: the tree decides.
+            return JSONValue.object(try encoded(with: signer)).prettyEncoded()
+        }
+        var json = JSONStreamWriter(indent: 2, capacity: 2048)
+        json.beginObject()
+        json.members(of: fields)
+        json.key("idToken")
+        json.string(try signer.encode(tokens.claims))
+        json.key("refreshToken")
+        json.string(tokens.refreshToken)
+        if includesExpiry {
+            json.key("expiresIn")
+            json.decimalString(IDTokenMinter.lifetimeSeconds)
+        }
+        json.endObject()
+        return json.bytes
+    }
+
+    private static let tokenKeys = ["idToken", "refreshToken", "expiresIn"]
+
     /// `expiresIn` is a string: the Apple SDK ignores a number and then refreshes in a loop.
     func encoded(with signer: IDTokenSigner) throws -> JSONObject {
         guard let tokens else { return fields }
@@ -297,6 +321,11 @@ extension OperationRequest {
     /// `write`, then the granted ID token encoded after the commit.
     func writeGrantingTokens(_ body: (AccountsTransaction) throws -> TokenAnswer) throws -> JSONObject {
         try write(body).encoded(with: environment.idTokenSigner)
+    }
+
+    /// `writeGrantingTokens`, the answer written as the router would write it (sign-up, sign-in).
+    func writeGrantingTokensAnswer(_ body: (AccountsTransaction) throws -> TokenAnswer) throws -> OperationResult {
+        .encodedJSON(try write(body).written(with: environment.idTokenSigner))
     }
 }
 

@@ -13,7 +13,7 @@ enum RefreshTokenFormat {
     /// was most of the ~14k instructions this took per sign-in (now ~4.9k with the base64, callgrind). The bytes are
     /// those of `jsonObject(_:tokenId:)` encoded, which the tests check.
     static func encode(_ record: RefreshTokenRecord, tokenId: String) -> String {
-        var json = CompactJSONWriter(capacity: 256)
+        var json = JSONStreamWriter(capacity: 256)
         json.beginObject()
         json.key("_AuthEmulatorRefreshToken")
         json.string("DO NOT MODIFY")

@@ -1,8 +1,9 @@
 import Testing
 @testable import JSON
 
-/// `CompactJSONWriter` writes what `encoded()` writes for the same members, byte for byte.
-@Suite struct CompactJSONWriterTests {
+/// `JSONStreamWriter` writes what `encoded()` (indent 0) and `prettyEncoded()` (indent 2) write for the
+/// same members, byte for byte.
+@Suite struct JSONStreamWriterTests {
     static let texts: [String] = [
         "", "plain", "Zoë 🍕 ünïcödé", "\"", "\\", "a\"b\\c", "/</script>", "\u{7F}\u{80}",
         String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self), "tail\n", "\ttab-first",
@@ -10,14 +11,14 @@ import Testing
 
     @Test func stringsAreEscapedAsTheTreeWriterDoes() {
         for text in Self.texts {
-            var writer = CompactJSONWriter()
+            var writer = JSONStreamWriter()
             writer.string(text)
             #expect(writer.bytes == JSONValue.string(text).encoded(), "\(Array(text.utf8))")
         }
         // Every single byte below 0x80, alone and between plain runs.
         for byte in UInt8(0)..<0x80 {
             let text = String(decoding: [0x61, byte, 0x62], as: UTF8.self)
-            var writer = CompactJSONWriter()
+            var writer = JSONStreamWriter()
             writer.string(text)
             #expect(writer.bytes == JSONValue.string(text).encoded(), "byte \(byte)")
         }
@@ -31,7 +32,7 @@ import Testing
                 var utf8 = Array("abcdefghijklmnopqrstuvwxy".utf8)
                 utf8[position] = special
                 let text = String(decoding: utf8, as: UTF8.self)  // 0x80/0xFF alone become U+FFFD
-                var writer = CompactJSONWriter()
+                var writer = JSONStreamWriter()
                 writer.string(text)
                 #expect(writer.bytes == JSONValue.string(text).encoded(), "byte \(special) at \(position)")
             }
@@ -44,21 +45,38 @@ import Testing
             .null, .double(2.5), .double(-1e14), .double(.infinity), [1, "two", nil, [true]],
             ["a": 1, "b": ["c": "\"d\""]], [:], [],
         ]
-        for value in values {
-            var writer = CompactJSONWriter()
+        for value in values + [.object(Self.nested), ["a": [], "b": [:], "c": [[1], ["k": nil]]]] {
+            var writer = JSONStreamWriter()
             writer.value(value)
             #expect(writer.bytes == value.encoded(), "\(value)")
+            var pretty = JSONStreamWriter(indent: 2)
+            pretty.value(value)
+            #expect(pretty.bytes == value.prettyEncoded(), "\(value)")
         }
         for number in [Int64(0), -1, 42, .max, .min] {
-            var writer = CompactJSONWriter()
+            var decimal = JSONStreamWriter()
+            decimal.decimalString(number)
+            #expect(decimal.bytes == JSONValue.string(String(number)).encoded())
+            var writer = JSONStreamWriter()
             writer.int(number)
             #expect(writer.bytes == JSONValue.int(number).encoded())
         }
     }
 
+    static let nested: JSONObject = [
+        "kind": "k", "users": [["localId": "u1", "providerUserInfo": [["providerId": "password"]], "empty": []]],
+        "n": 1.5, "z": nil,
+    ]
+
     @Test func objectsAndArraysWrittenMemberByMemberMatchTheTree() {
+        for indent in [0, 2] {
+            objectsAndArraysWrittenMemberByMemberMatchTheTree(indent: indent)
+        }
+    }
+
+    func objectsAndArraysWrittenMemberByMemberMatchTheTree(indent: Int) {
         let inner: JSONObject = ["k\"ey": "v", "n": 1, "o": ["x": [1, 2]]]
-        var writer = CompactJSONWriter(capacity: 4)
+        var writer = JSONStreamWriter(indent: indent, capacity: 4)
         writer.beginObject()
         writer.key("static")
         writer.string("https://securetoken.google.com/", "p\"roject")
@@ -88,6 +106,6 @@ import Testing
             "dyn\u{1}amic": ["a", -3, [:], [], false],
             "inner": .object(inner), "empty": [:], "last": .object(inner),
         ]
-        #expect(writer.bytes == tree.encoded())
+        #expect(writer.bytes == (indent == 0 ? tree.encoded() : tree.prettyEncoded()))
     }
 }

@@ -1,22 +1,31 @@
-/// Writes compact JSON member by member, for objects whose shape the caller knows (token payloads,
-/// refresh-token records): no `JSONObject` is built, so no key is looked up and no tree is made
-/// only to be walked once. The bytes are exactly what `JSONValue.encoded()` writes for the same
-/// members in the same order (strings escaped alike; nested values go through `encoded()`).
+/// Writes JSON member by member, for objects whose shape the caller knows (token payloads,
+/// refresh-token records, the user objects of a lookup): no `JSONObject` is built, so no key is
+/// looked up and no tree is made only to be walked once. The bytes are exactly what
+/// `JSONValue.encoded()` (indent 0) or `prettyEncoded()` (indent 2) writes for the same members in
+/// the same order: strings escaped alike, nested values walked alike.
 ///
 /// The caller answers for the shape: keys unique within an object, every key followed by one
 /// value, every `beginObject`/`beginArray` closed. Measured: an ID token's payload written here
 /// costs about a quarter of building its `JSONObject` and encoding it (see IDTokenMinter).
-public struct CompactJSONWriter: ~Copyable {
+public struct JSONStreamWriter: ~Copyable {
     /// The output so far, in one allocation that doubles when full. Appending through a raw
     /// pointer: `Array.append(contentsOf:)` checked uniqueness and capacity and went through its
     /// generic copy for every two-byte piece (~90 instructions each, a third of the cost).
     private var start: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var count = 0
-    /// Whether the next key or value needs a comma before it.
+    /// Spaces per level; 0 writes compact JSON.
+    private let indent: Int
+    /// Containers open around the next item.
+    private var depth = 0
+    /// Whether the current container has an item already (so the next one needs a comma).
     private var needsSeparator = false
+    /// Whether a key was just written, so the next value follows it on the same line.
+    private var afterKey = false
 
-    public init(capacity: Int = 512) {
+    /// `indent` 0 writes as `encoded()` does, 2 as `prettyEncoded()` does.
+    public init(indent: Int = 0, capacity: Int = 512) {
+        self.indent = indent
         self.capacity = max(capacity, 16)
         start = .allocate(capacity: self.capacity)
     }
@@ -36,42 +45,53 @@ public struct CompactJSONWriter: ~Copyable {
     public mutating func beginObject() {
         separate()
         append(UInt8(ascii: "{"))
+        depth += 1
+        needsSeparator = false
     }
 
     public mutating func endObject() {
-        append(UInt8(ascii: "}"))
-        needsSeparator = true
+        close(UInt8(ascii: "}"))
     }
 
     public mutating func beginArray() {
         separate()
         append(UInt8(ascii: "["))
+        depth += 1
+        needsSeparator = false
     }
 
     public mutating func endArray() {
-        append(UInt8(ascii: "]"))
+        close(UInt8(ascii: "]"))
+    }
+
+    /// A non-empty container ends on a line of its own when indented; an empty one is `{}`/`[]`.
+    private mutating func close(_ bracket: UInt8) {
+        depth -= 1
+        if needsSeparator { newline() }
+        append(bracket)
         needsSeparator = true
     }
 
     /// A member name known at compile time, written as it is: it must need no escaping (checked
     /// in debug builds).
     public mutating func key(_ key: StaticString) {
+        separate()
         key.withUTF8Buffer { name in
             assert(!name.contains { Self.mustEscape($0) }, "a StaticString key must need no escaping")
-            // `,"name":` with one capacity check: keys are most of a token payload's appends.
+            // `"name":` with one capacity check: keys are most of a token payload's appends.
             reserve(name.count + 4)
-            if needsSeparator {
-                start[count] = UInt8(ascii: ",")
-                count += 1
-            }
             start[count] = UInt8(ascii: "\"")
             if let source = name.baseAddress { (start + count + 1).update(from: source, count: name.count) }
             count += 1 + name.count
             start[count] = UInt8(ascii: "\"")
             start[count + 1] = UInt8(ascii: ":")
             count += 2
+            if indent > 0 {
+                start[count] = UInt8(ascii: " ")
+                count += 1
+            }
         }
-        needsSeparator = false
+        afterKey = true
     }
 
     /// A member name from data (a custom claim, a provider id), escaped. (Labelled, so that a
@@ -79,8 +99,8 @@ public struct CompactJSONWriter: ~Copyable {
     public mutating func key(escaping key: String) {
         separate()
         writeQuoted(key)
-        append(UInt8(ascii: ":"))
-        needsSeparator = false
+        if indent > 0 { append(UInt8(ascii: ":"), UInt8(ascii: " ")) } else { append(UInt8(ascii: ":")) }
+        afterKey = true
     }
 
     // MARK: Values
@@ -107,6 +127,21 @@ public struct CompactJSONWriter: ~Copyable {
 
     public mutating func int(_ value: Int64) {
         separate()
+        writeDigits(value)
+        needsSeparator = true
+    }
+
+    /// An integer as a string value (`"1700000000123"`): the same bytes as `string(String(value))`,
+    /// without making the string. Firebase writes its int64 timestamps so.
+    public mutating func decimalString(_ value: Int64) {
+        separate()
+        append(UInt8(ascii: "\""))
+        writeDigits(value)
+        append(UInt8(ascii: "\""))
+        needsSeparator = true
+    }
+
+    private mutating func writeDigits(_ value: Int64) {
         if value < 0 { append(UInt8(ascii: "-")) }
         // The magnitude as unsigned, so Int64.min has one too; digits written in place, from
         // the last one back.
@@ -125,7 +160,6 @@ public struct CompactJSONWriter: ~Copyable {
             magnitude /= 10
         } while magnitude > 0
         count += digitCount
-        needsSeparator = true
     }
 
     public mutating func bool(_ value: Bool) {
@@ -134,16 +168,39 @@ public struct CompactJSONWriter: ~Copyable {
         needsSeparator = true
     }
 
-    /// Any value, as `JSONValue.encoded()` writes it.
+    public mutating func null() {
+        separate()
+        append("null")
+        needsSeparator = true
+    }
+
+    /// As the tree writer writes a double: a whole number below 1e15 as an integer, a non-finite
+    /// one as `null`, anything else as Swift prints it.
+    public mutating func double(_ value: Double) {
+        guard value.isFinite else { return null() }
+        if abs(value) < 1e15, let whole = Int64(exactly: value) { return int(whole) }
+        separate()
+        var text = String(value)
+        text.withUTF8 { append($0) }
+        needsSeparator = true
+    }
+
+    /// Any value, walked as the tree writer walks it.
     public mutating func value(_ value: JSONValue) {
         switch value {
-        case .string(let text): string(text)
-        case .int(let number): int(number)
+        case .null: null()
         case .bool(let flag): bool(flag)
-        default:
-            separate()
-            value.encoded().withUnsafeBufferPointer { append($0) }
-            needsSeparator = true
+        case .int(let number): int(number)
+        case .double(let number): double(number)
+        case .string(let text): string(text)
+        case .array(let elements):
+            beginArray()
+            for element in elements { self.value(element) }
+            endArray()
+        case .object(let object):
+            beginObject()
+            members(of: object)
+            endObject()
         }
     }
 
@@ -198,8 +255,25 @@ public struct CompactJSONWriter: ~Copyable {
 
     // MARK: Strings
 
+    /// Before a key, or a value that does not follow a key: the comma after the previous item,
+    /// and when indented, the new line and its indentation.
+    @inline(__always)
     private mutating func separate() {
+        if afterKey {
+            afterKey = false
+            return
+        }
         if needsSeparator { append(UInt8(ascii: ",")) }
+        if depth > 0 { newline() }
+    }
+
+    private mutating func newline() {
+        guard indent > 0 else { return }
+        let spaces = indent * depth
+        reserve(1 + spaces)
+        start[count] = 0x0A
+        (start + count + 1).initialize(repeating: 0x20, count: spaces)
+        count += 1 + spaces
     }
 
     private mutating func writeQuoted(_ text: String) {
