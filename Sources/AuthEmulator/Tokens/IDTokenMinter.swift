@@ -13,16 +13,6 @@ enum IDTokenMinter {
     ///
     /// Claims in the reference emulator's order: profile, custom claims, extra claims, then the
     /// reserved claims that neither can override.
-    static func payload(
-        for user: UserRecord, signInProvider: String, extraClaims: JSONObject?, secondFactor: JSONObject?, now: Instant,
-        signInAttributes: JSONValue? = nil
-    ) -> JSONObject {
-        payload(
-            IDTokenClaims(
-                user: user, signInProvider: signInProvider, extraClaims: extraClaims, secondFactor: secondFactor, now: now,
-                signInAttributes: signInAttributes))
-    }
-
     static func payload(_ token: IDTokenClaims) -> JSONObject {
         let user = token.user
         var claims = JSONObject()
