@@ -37,26 +37,48 @@ public struct CompactJWT: Sendable {
     public static func sign(
         payload: JSONObject, key: SigningKey, keyID: String, extraHeader: JSONObject = JSONObject()
     ) throws -> String {
+        try sign(payloadJSON: payload.encoded(), key: key, keyID: keyID, extraHeader: extraHeader)
+    }
+
+    /// `sign(payload:…)` for a payload already written as compact JSON (`payloadJSON` must be a
+    /// JSON object's bytes, as `JSONObject.encoded()` writes them).
+    public static func sign(
+        payloadJSON: [UInt8], key: SigningKey, keyID: String, extraHeader: JSONObject = JSONObject()
+    ) throws -> String {
         guard extraHeader["alg"] == nil else { throw JOSEError("extraHeader must not set alg") }
         var header: JSONObject = ["alg": .string(key.algorithm.rawValue), "kid": .string(keyID), "typ": "JWT"]
         header.merge(extraHeader)
-        let signingInput = Base64URL.encode(header.encoded()) + "." + Base64URL.encode(payload.encoded())
+        let signingInput = Base64URL.encode(header.encoded()) + "." + Base64URL.encode(payloadJSON)
         let signature = try key.sign(Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
     }
 
     /// `{"alg":"none","typ":"JWT"}` header, the payload, and an empty third segment.
     public static func unsigned(payload: JSONObject) -> String {
-        var token = unsignedHeaderSegment
-        token += Base64URL.encode(payload.encoded())
-        token += "."
-        return token
+        unsigned(payloadJSON: payload.encoded())
+    }
+
+    /// `unsigned(payload:)` for a payload already written as compact JSON (`payloadJSON` must be a
+    /// JSON object's bytes). The token is written into one string sized once: the constant header
+    /// segment, the payload's base64url, the final dot (no intermediate strings to join).
+    public static func unsigned(payloadJSON: [UInt8]) -> String {
+        let encoding = Base64Encoding.urlSafe
+        let header = unsignedHeaderSegment
+        let length = header.count + encoding.encodedCount(of: payloadJSON.count) + 1
+        return payloadJSON.withUnsafeBufferPointer { payload in
+            String(unsafeUninitializedCapacity: length) { output in
+                var written = UnsafeMutableBufferPointer(rebasing: output[..<header.count]).initialize(from: header).1
+                written += encoding.write(payload, to: UnsafeMutableBufferPointer(rebasing: output[written...]))
+                output[written] = UInt8(ascii: ".")
+                return written + 1
+            }
+        }
     }
 
     /// `{"alg":"none","typ":"JWT"}` in base64url and the dot after it: the same for every token.
-    private static let unsignedHeaderSegment: String = {
+    private static let unsignedHeaderSegment: [UInt8] = {
         let header: JSONObject = ["alg": "none", "typ": "JWT"]
-        return Base64URL.encode(header.encoded()) + "."
+        return Array((Base64URL.encode(header.encoded()) + ".").utf8)
     }()
 
     /// True when the signature verifies with `key` under the header's `alg`, and that `alg` is the

@@ -3,7 +3,7 @@ import JSON
 /// `accounts:lookup` (v3 `getAccountInfo`), reference §8.7. Clients look themselves up by ID
 /// token; the admin looks up any mix of ids, emails, phone numbers and federated identities.
 enum Lookup {
-    static func run(_ request: OperationRequest) throws -> JSONObject {
+    static func run(_ request: OperationRequest) throws -> OperationResult {
         let body = request.body
         let users: [UserRecord] = try request.read { transaction in
             try transaction.requireEnabled()
@@ -13,8 +13,31 @@ enum Lookup {
             }
             return try adminLookup(body, in: transaction)
         }
-        var response: JSONObject = ["kind": "identitytoolkit#GetAccountInfoResponse"]
+        return .encodedJSON(answer(users))
+    }
+
+    /// The answer, written member by member: building each user's `JSONObject` and then walking
+    /// it was ~22k instructions of a lookup by ID token (measured with callgrind), more than a
+    /// tenth of it. The bytes are `prettyEncoded()` of `answerObject(users)` (AnswerEncodingTests).
+    static func answer(_ users: [UserRecord]) -> [UInt8] {
+        var json = JSONStreamWriter(indent: 2, capacity: 1024 * max(users.count, 1))
+        json.beginObject()
+        json.key("kind")
+        json.string("identitytoolkit#GetAccountInfoResponse")
         // No `users` at all when nothing matched: the Node Admin SDK relies on it.
+        if !users.isEmpty {
+            json.key("users")
+            json.beginArray()
+            for user in users { user.write(to: &json) }
+            json.endArray()
+        }
+        json.endObject()
+        return json.bytes
+    }
+
+    /// The answer as a tree: the definition `answer` writes directly.
+    static func answerObject(_ users: [UserRecord]) -> JSONObject {
+        var response: JSONObject = ["kind": "identitytoolkit#GetAccountInfoResponse"]
         if !users.isEmpty { response["users"] = .array(users.map { .object($0.json) }) }
         return response
     }

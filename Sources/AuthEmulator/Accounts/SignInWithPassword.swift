@@ -2,7 +2,7 @@ import JSON
 
 /// `accounts:signInWithPassword` (v3 `verifyPassword`), reference §9.2.
 enum SignInWithPassword {
-    static func run(_ request: OperationRequest) throws -> JSONObject {
+    static func run(_ request: OperationRequest) throws -> OperationResult {
         try request.requireEnabledBeforeFields(.passwordSignIn)
         let body = request.body
         guard let email = try body.string("email") else { throw AuthError.invalid("MISSING_EMAIL") }
@@ -31,7 +31,7 @@ enum SignInWithPassword {
 
         /// One sign-in attempt. `prechecked` is the user whose password was already checked with no
         /// transaction open; its stored hash only has to be unchanged.
-        func attempt(prechecked: UserRecord?) throws -> JSONObject {
+        func attempt(prechecked: UserRecord?) throws -> OperationResult {
             let verify = { (transaction: AccountsTransaction) throws -> UserRecord in
                 let user = try lookUp(transaction)
                 if let prechecked, user.hasSamePassword(as: prechecked) { return user }
@@ -45,7 +45,7 @@ enum SignInWithPassword {
                 let user = try verify(transaction)
                 return try transaction.enforcesSecondFactors && !user.mfaEnrollments.isEmpty ? nil : user
             }
-            return try request.writeGrantingTokens { transaction in
+            return try request.writeGrantingTokensAnswer { transaction in
                 var user = try verify(transaction)
                 try blocking.apply(to: &user)
                 var response: JSONObject = [

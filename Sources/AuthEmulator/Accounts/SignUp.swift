@@ -4,7 +4,18 @@ import JSON
 /// email/password sign-up, linking a password to the signed-in user, and admin creation
 /// (reference §9.1).
 enum SignUp {
+    /// The route: the answer written as the router would write it.
+    static func answer(_ request: OperationRequest) throws -> OperationResult {
+        .encodedJSON(try grant(request).written(with: request.environment.idTokenSigner))
+    }
+
+    /// The answer as an object (the console creates users through here).
     static func run(_ request: OperationRequest) throws -> JSONObject {
+        try grant(request).encoded(with: request.environment.idTokenSigner)
+    }
+
+    /// The sign-up; its tokens are encoded after the commit, by the caller.
+    private static func grant(_ request: OperationRequest) throws -> TokenAnswer {
         let body = request.body
         let idToken = try body.nonEmptyString("idToken")
         let requestedLocalId = try body.nonEmptyString("localId")
@@ -54,7 +65,7 @@ enum SignUp {
         let blocking = try BlockingFunctions.run(
             request, idToken == nil ? [.beforeCreate, .beforeSignIn] : [], signInMethod: signInProvider ?? "password", draft: draft)
 
-        return try request.writeGrantingTokens { transaction in
+        return try request.write { transaction in
             var user = try draft(transaction)
             try blocking.apply(to: &user)
 

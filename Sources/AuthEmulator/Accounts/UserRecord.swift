@@ -40,6 +40,22 @@ public struct ProviderUserInfo: Sendable, Equatable {
         self.phoneNumber = phoneNumber
     }
 
+    /// `json`, written member by member (a lookup's answer).
+    func write(to json: inout JSONStreamWriter) {
+        json.beginObject()
+        json.key("providerId")
+        json.string(providerId)
+        json.key("rawId")
+        json.string(rawId)
+        json.optionalString("federatedId", federatedId)
+        json.optionalString("email", email)
+        json.optionalString("displayName", displayName)
+        json.optionalString("photoUrl", photoUrl)
+        json.optionalString("screenName", screenName)
+        json.optionalString("phoneNumber", phoneNumber)
+        json.endObject()
+    }
+
     var json: JSONObject {
         var object: JSONObject = ["providerId": .string(providerId), "rawId": .string(rawId)]
         object.setIfPresent("federatedId", federatedId.map { .string($0) })
@@ -123,6 +139,31 @@ public struct UserRecord: Sendable, Equatable {
         return entries
     }
 
+    /// `providerUserInfo` as JSON, each entry's object made directly: the derived `password` and
+    /// `phone` entries are not first built as `ProviderUserInfo`s with copies of the profile strings.
+    var providerUserInfoJSON: [JSONValue] {
+        var entries: [JSONValue] = []
+        entries.reserveCapacity(providers.count + 2)
+        for link in providers { entries.append(.object(link.json)) }
+        if let email, hasPassword || emailLinkSignin {
+            var entry: JSONObject = [
+                "providerId": .string(SignInProvider.password), "rawId": .string(email), "federatedId": .string(email),
+                "email": .string(email),
+            ]
+            entry.setIfPresent("displayName", displayName.map { .string($0) })
+            entry.setIfPresent("photoUrl", photoUrl.map { .string($0) })
+            entries.append(.object(entry))
+        }
+        if let phoneNumber {
+            entries.append(
+                .object([
+                    "providerId": .string(SignInProvider.phone), "rawId": .string(phoneNumber),
+                    "phoneNumber": .string(phoneNumber),
+                ]))
+        }
+        return entries
+    }
+
     /// Adds or replaces the link for `info.providerId`, keeping its position.
     public mutating func upsertProvider(_ info: ProviderUserInfo) {
         if let index = providers.firstIndex(where: { $0.providerId == info.providerId }) {
@@ -132,9 +173,100 @@ public struct UserRecord: Sendable, Equatable {
         }
     }
 
+    /// `json`, written member by member: what `accounts:lookup` answers. Keep the two in step
+    /// (AnswerEncodingTests compares them over users with every field set and unset).
+    func write(to json: inout JSONStreamWriter) {
+        json.beginObject()
+        json.key("localId")
+        json.string(localId)
+        json.optionalString("email", email)
+        if let emailVerified {
+            json.key("emailVerified")
+            json.bool(emailVerified)
+        }
+        json.optionalString("displayName", displayName)
+        json.optionalString("photoUrl", photoUrl)
+        json.optionalString("screenName", screenName)
+        json.optionalString("phoneNumber", phoneNumber)
+        json.optionalString("passwordHash", passwordHash)
+        json.optionalString("salt", salt)
+        if let passwordUpdatedAt {
+            json.key("passwordUpdatedAt")
+            json.int(passwordUpdatedAt.millisecondsSinceEpoch)
+        }
+        if let validSinceSeconds {
+            json.key("validSince")
+            json.decimalString(validSinceSeconds)
+        }
+        json.key("createdAt")
+        json.decimalString(createdAt.millisecondsSinceEpoch)
+        if let lastLoginAt {
+            json.key("lastLoginAt")
+            json.decimalString(lastLoginAt.millisecondsSinceEpoch)
+        }
+        json.optionalString("lastRefreshAt", lastRefreshAt?.rfc3339)
+        json.key("providerUserInfo")
+        json.beginArray()
+        for link in providers { link.write(to: &json) }
+        if let email, hasPassword || emailLinkSignin {
+            json.beginObject()
+            json.key("providerId")
+            json.string(SignInProvider.password)
+            json.key("rawId")
+            json.string(email)
+            json.key("federatedId")
+            json.string(email)
+            json.key("email")
+            json.string(email)
+            json.optionalString("displayName", displayName)
+            json.optionalString("photoUrl", photoUrl)
+            json.endObject()
+        }
+        if let phoneNumber {
+            json.beginObject()
+            json.key("providerId")
+            json.string(SignInProvider.phone)
+            json.key("rawId")
+            json.string(phoneNumber)
+            json.key("phoneNumber")
+            json.string(phoneNumber)
+            json.endObject()
+        }
+        json.endArray()
+        json.optionalString("customAttributes", customAttributes)
+        if customAuth {
+            json.key("customAuth")
+            json.bool(true)
+        }
+        if disabled {
+            json.key("disabled")
+            json.bool(true)
+        }
+        if emailLinkSignin {
+            json.key("emailLinkSignin")
+            json.bool(true)
+        }
+        json.optionalString("initialEmail", initialEmail)
+        if !mfaEnrollments.isEmpty || listsWithdrawnFactors {
+            json.key("mfaInfo")
+            json.beginArray()
+            for enrollment in mfaEnrollments { json.value(.object(enrollment.json)) }
+            json.endArray()
+        }
+        if !passkeys.isEmpty {
+            json.key("passkeyInfo")
+            json.beginArray()
+            for passkey in passkeys { json.value(.object(passkey.json)) }
+            json.endArray()
+        }
+        json.optionalString("tenantId", scope.tenantId)
+        json.endObject()
+    }
+
     /// The record as `accounts:lookup` and `accounts:batchGet` return it. Timestamps keep the
     /// reference's types: `createdAt`/`lastLoginAt` are strings of milliseconds (the Apple SDK reads
-    /// only strings), `validSince` a string of seconds, `passwordUpdatedAt` a number.
+    /// only strings), `validSince` a string of seconds, `passwordUpdatedAt` a number. Lookups write
+    /// the same object with `write(to:)`.
     public var json: JSONObject {
         var object: JSONObject = ["localId": .string(localId)]
         object.setIfPresent("email", email.map { .string($0) })
@@ -150,7 +282,7 @@ public struct UserRecord: Sendable, Equatable {
         object["createdAt"] = .string(String(createdAt.millisecondsSinceEpoch))
         object.setIfPresent("lastLoginAt", lastLoginAt.map { .string(String($0.millisecondsSinceEpoch)) })
         object.setIfPresent("lastRefreshAt", lastRefreshAt.map { .string($0.rfc3339) })
-        object["providerUserInfo"] = .array(providerUserInfo.map { .object($0.json) })
+        object["providerUserInfo"] = .array(providerUserInfoJSON)
         object.setIfPresent("customAttributes", customAttributes.map { .string($0) })
         if customAuth { object["customAuth"] = true }
         if disabled { object["disabled"] = true }
@@ -162,5 +294,14 @@ public struct UserRecord: Sendable, Equatable {
         if !passkeys.isEmpty { object["passkeyInfo"] = .array(passkeys.map { .object($0.json) }) }
         object.setIfPresent("tenantId", scope.tenantId.map { .string($0) })
         return object
+    }
+}
+
+extension JSONStreamWriter {
+    /// `"key": "value"`, or nothing when `value` is nil: the way optional fields are omitted.
+    mutating func optionalString(_ key: StaticString, _ value: String?) {
+        guard let value else { return }
+        self.key(key)
+        string(value)
     }
 }

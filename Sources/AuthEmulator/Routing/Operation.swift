@@ -27,6 +27,9 @@ enum ErrorStyle: Sendable {
 /// What an operation answers. The router renders it; operations never see HTTP.
 enum OperationResult: Sendable {
     case json(JSONObject, status: Int = 200)
+    /// A JSON answer already written, as `prettyEncoded()` writes it (hot answers written member by
+    /// member with `JSONStreamWriter` instead of built as a `JSONObject` first, e.g. a lookup).
+    case encodedJSON([UInt8], status: Int = 200)
     case html(HTML, status: Int = 200)
     /// `303 See Other` to `location`: a form post answered the way browsers expect.
     case redirect(location: String)

@@ -9,6 +9,8 @@ enum ResponseRenderer {
         switch result {
         case .json(let object, let status):
             return json(object, status: status)
+        case .encodedJSON(let body, let status):
+            return json(encoded: body, status: status)
         case .html(let page, let status):
             var headers = HTTPHeaders()
             headers.set("Content-Type", "text/html; charset=utf-8")
@@ -69,9 +71,13 @@ enum ResponseRenderer {
     }
 
     private static func json(_ object: JSONObject, status: Int) -> HTTPResponse {
+        json(encoded: JSONValue.object(object).prettyEncoded(), status: status)
+    }
+
+    private static func json(encoded body: [UInt8], status: Int) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.set("Content-Type", "application/json; charset=utf-8")
-        return HTTPResponse(status: status, headers: headers, body: JSONValue.object(object).prettyEncoded())
+        return HTTPResponse(status: status, headers: headers, body: body)
     }
 }
 

@@ -11,15 +11,15 @@ enum RouteTable {
 
     // MARK: Identity Toolkit v1, client form (`accounts:<name>?key=…`)
 
-    private static let signUp = Operation("identitytoolkit.accounts.signUp", .apiKeyOrOwner, SignUp.run)
-    private static let lookup = Operation("identitytoolkit.accounts.lookup", .apiKeyOrOwner, Lookup.run)
+    private static let signUp = Operation("identitytoolkit.accounts.signUp", .apiKeyOrOwner, result: SignUp.answer)
+    private static let lookup = Operation("identitytoolkit.accounts.lookup", .apiKeyOrOwner, result: Lookup.run)
     private static let update = Operation("identitytoolkit.accounts.update", .apiKeyOrOwner, UpdateAccount.run)
     private static let delete = Operation("identitytoolkit.accounts.delete", .apiKeyOrOwner, DeleteAccount.run)
 
     private static let clientRoutes: [Route] = [
         Route("POST", "\(v1)/accounts:signUp", signUp),
         Route("POST", "\(v1)/accounts:signInWithPassword", Operation(
-            "identitytoolkit.accounts.signInWithPassword", .apiKeyOrOwner, SignInWithPassword.run)),
+            "identitytoolkit.accounts.signInWithPassword", .apiKeyOrOwner, result: SignInWithPassword.run)),
         Route("POST", "\(v1)/accounts:lookup", lookup),
         Route("POST", "\(v1)/accounts:update", update),
         Route("POST", "\(v1)/accounts:delete", delete),

@@ -46,8 +46,18 @@ struct IDTokenSigner: Sendable {
     }
 
     func encode(_ payload: JSONObject) throws -> String {
-        guard let key else { return CompactJWT.unsigned(payload: payload) }
-        return try CompactJWT.sign(payload: payload, key: key.key, keyID: key.kid)
+        try encode(payloadJSON: payload.encoded())
+    }
+
+    /// An ID token granted by a sign-in or a refresh.
+    func encode(_ claims: IDTokenClaims) throws -> String {
+        try encode(payloadJSON: claims.encoded())
+    }
+
+    /// A payload already written as compact JSON.
+    func encode(payloadJSON: [UInt8]) throws -> String {
+        guard let key else { return CompactJWT.unsigned(payloadJSON: payloadJSON) }
+        return try CompactJWT.sign(payloadJSON: payloadJSON, key: key.key, keyID: key.kid)
     }
 }
 

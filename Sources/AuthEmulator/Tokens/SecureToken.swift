@@ -30,8 +30,8 @@ enum SecureToken {
             }
             user.lastRefreshAt = transaction.now
             try transaction.users.save(&user)
-            let claims = IDTokenMinter.payload(
-                for: user, signInProvider: record.signInProvider, extraClaims: record.extraClaims,
+            let claims = IDTokenClaims(
+                user: user, signInProvider: record.signInProvider, extraClaims: record.extraClaims,
                 secondFactor: record.secondFactor, now: transaction.now)
             return (user, claims)
         }
