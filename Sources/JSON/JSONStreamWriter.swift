@@ -77,7 +77,7 @@ public struct JSONStreamWriter: ~Copyable {
     public mutating func key(_ key: StaticString) {
         separate()
         key.withUTF8Buffer { name in
-            assert(!name.contains { Self.mustEscape($0) }, "a StaticString key must need no escaping")
+            assert(!name.contains { StringBytes.isSpecial($0) }, "a StaticString key must need no escaping")
             // `"name":` with one capacity check: keys are most of a token payload's appends.
             reserve(name.count + 4)
             start[count] = UInt8(ascii: "\"")
@@ -117,7 +117,7 @@ public struct JSONStreamWriter: ~Copyable {
         separate()
         append(UInt8(ascii: "\""))
         prefix.withUTF8Buffer { prefix in
-            assert(!prefix.contains { Self.mustEscape($0) }, "a StaticString prefix must need no escaping")
+            assert(!prefix.contains { StringBytes.isSpecial($0) }, "a StaticString prefix must need no escaping")
             append(prefix)
         }
         writeEscaped(value)
@@ -291,72 +291,7 @@ public struct JSONStreamWriter: ~Copyable {
         }
     }
 
-    /// The escapes `JSONValue.encoded()` writes: `\"`, `\\`, `\n`, `\r`, `\t`, other control
-    /// characters as `\u00xx` (lower-case hex); everything else, UTF-8 included, as it is.
     private mutating func writeEscaped(utf8: UnsafeBufferPointer<UInt8>) {
-        // Copy the runs that need no escape whole (most strings are one), escaping the bytes between.
-        var runStart = 0
-        while true {
-            let special = Self.firstToEscape(in: utf8, from: runStart)
-            append(UnsafeBufferPointer(rebasing: utf8[runStart..<special]))
-            guard special < utf8.count else { return }
-            writeEscape(utf8[special])
-            runStart = special + 1
-        }
-    }
-
-    private mutating func writeEscape(_ byte: UInt8) {
-        switch byte {
-        case 0x22: append(UInt8(ascii: "\\"), UInt8(ascii: "\""))
-        case 0x5C: append(UInt8(ascii: "\\"), UInt8(ascii: "\\"))
-        case 0x0A: append(UInt8(ascii: "\\"), UInt8(ascii: "n"))
-        case 0x0D: append(UInt8(ascii: "\\"), UInt8(ascii: "r"))
-        case 0x09: append(UInt8(ascii: "\\"), UInt8(ascii: "t"))
-        default:
-            append("\\u00")
-            append(Self.hexDigit(byte >> 4), Self.hexDigit(byte & 0xF))
-        }
-    }
-
-    /// The position of the first byte at or after `start` that must be escaped, or `bytes.count`.
-    /// Eight bytes are tested at a time, as one word: a byte-at-a-time loop was most of the cost
-    /// of writing a token payload's strings (ids, emails, project names: long runs with nothing
-    /// to escape).
-    private static func firstToEscape(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        var index = start
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while bytes.count - index >= 8 {
-                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                if mayHoldByteToEscape(word) { break }
-                index += 8
-            }
-        }
-        while index < bytes.count, !mustEscape(bytes[index]) { index += 1 }
-        return index
-    }
-
-    /// Whether any of the word's eight bytes must be escaped: the classic "has a byte less than n"
-    /// and "has a byte equal to c" tests (Hacker's Delight), which never miss one; a word they
-    /// flag is then read byte by byte, so a false positive costs time, never bytes.
-    @inline(__always)
-    private static func mayHoldByteToEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let control = (word &- ones &* 0x20) & ~word
-        let isQuote = (quote &- ones) & ~quote
-        let isBackslash = (backslash &- ones) & ~backslash
-        return (control | isQuote | isBackslash) & high != 0
-    }
-
-    @inline(__always)
-    private static func mustEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == 0x22 || byte == 0x5C
-    }
-
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+        StringBytes.escapedRuns(of: utf8, run: { append($0) }, escape: { append($0) })
     }
 }

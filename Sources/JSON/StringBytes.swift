@@ -9,6 +9,42 @@ enum StringBytes {
         byte < 0x20 || byte == 0x22 || byte == 0x5C
     }
 
+    /// What `JSONValue.encoded()` writes for a special byte: `\"`, `\\`, `\n`, `\r`, `\t`, and
+    /// the other control characters as `\u00xx` (lower-case hex).
+    @inline(__always)
+    static func escape(_ byte: UInt8) -> StaticString {
+        switch byte {
+        case 0x22: "\\\""
+        case 0x5C: "\\\\"
+        default: controlEscapes[Int(byte)]
+        }
+    }
+
+    private static let controlEscapes: [StaticString] = [
+        "\\u0000", "\\u0001", "\\u0002", "\\u0003", "\\u0004", "\\u0005", "\\u0006", "\\u0007",
+        "\\u0008", "\\t", "\\n", "\\u000b", "\\u000c", "\\r", "\\u000e", "\\u000f",
+        "\\u0010", "\\u0011", "\\u0012", "\\u0013", "\\u0014", "\\u0015", "\\u0016", "\\u0017",
+        "\\u0018", "\\u0019", "\\u001a", "\\u001b", "\\u001c", "\\u001d", "\\u001e", "\\u001f",
+    ]
+
+    /// Walks `utf8` as the content of a JSON string that `JSONValue.encoded()` writes: each run
+    /// that needs no escape (most strings are one run) goes to `run` whole, each special byte's
+    /// escape to `escape`; other bytes, UTF-8 included, stay as they are.
+    @inline(__always)
+    static func escapedRuns(
+        of utf8: UnsafeBufferPointer<UInt8>, run: (UnsafeBufferPointer<UInt8>) -> Void, escape: (StaticString) -> Void
+    ) {
+        var runStart = 0
+        var nonASCII = false  // unused: a writer copies any UTF-8 as it is
+        while true {
+            let special = firstSpecial(in: utf8, from: runStart, nonASCII: &nonASCII)
+            run(UnsafeBufferPointer(rebasing: utf8[runStart..<special]))
+            guard special < utf8.count else { return }
+            escape(Self.escape(utf8[special]))
+            runStart = special + 1
+        }
+    }
+
     /// The position of the first special byte in `bytes` at or after `start`, or `bytes.count`.
     /// `nonASCII` is set when a byte of the run before it is 0x80 or more.
     @inline(__always)
