@@ -117,4 +117,93 @@ import Testing
         #expect(found.map { Array($0.utf8) } == bySQL.map { Array($0.utf8) })
         #expect(found.map { Array($0.utf8) } == ["Z", "e\u{301}", "z", "\u{e9}", "a", "late"].map { Array($0.utf8) })
     }
+
+    /// The reads by id, by email and by provider link read each user's links in the user's own
+    /// statement (a LEFT JOIN): every user gets exactly its own links, in their stored order (not
+    /// the index's provider order), and the same records as the paged read, which queries the
+    /// links separately.
+    @Test func usersReadWithTheirLinksHoldTheirOwnLinksInOrder() throws {
+        let emulator = try TestEmulator()
+        let environment = emulator.emulator.environment
+        func link(_ providerId: String, _ rawId: String) -> ProviderUserInfo {
+            ProviderUserInfo(providerId: providerId, rawId: rawId, email: "\(rawId)@example.com", displayName: "\(providerId) name")
+        }
+        let linksOf: [String: [ProviderUserInfo]] = [
+            "none": [],
+            "one": [link("apple.com", "a-1")],
+            "three": [link("google.com", "g-3"), link("apple.com", "a-3"), link("facebook.com", "f-3")],
+        ]
+        try environment.write(in: scope) { transaction in
+            for (offset, id) in ["three", "none", "one"].enumerated() {
+                var user = newUser(id, email: "shared@example.com", at: TestEmulator.start.adding(seconds: Int64(offset)))
+                user.providers = linksOf[id] ?? []
+                try transaction.users.save(&user)
+            }
+        }
+        try environment.read(in: scope) { transaction in
+            let users = transaction.users
+            let paged = try users.users(in: scope, afterLocalId: nil, limit: nil)
+            #expect(paged.map(\.localId) == ["none", "one", "three"])
+            for user in paged { #expect(user.providers == linksOf[user.localId]) }
+
+            let byEmail = try users.users(email: "shared@example.com", in: scope)
+            #expect(byEmail.map(\.localId) == ["three", "none", "one"])
+            for user in byEmail {
+                #expect(user.providers == linksOf[user.localId])
+                #expect(user == paged.first { $0.localId == user.localId })
+                #expect(try users.user(localId: user.localId, in: scope) == user)
+            }
+            for (id, links) in linksOf {
+                for link in links {
+                    let linked = try users.user(providerId: link.providerId, rawId: link.rawId, in: scope)
+                    #expect(linked?.localId == id)
+                    #expect(linked?.providers == links)
+                }
+            }
+            #expect(try users.user(providerId: "apple.com", rawId: "nobody", in: scope) == nil)
+            #expect(try users.user(providerId: "g-3", rawId: "google.com", in: scope) == nil)
+            #expect(try users.user(localId: "nobody", in: scope) == nil)
+            #expect(try users.users(email: "nobody@example.com", in: scope).isEmpty)
+        }
+        // A link removed and one added: read back in the order saved.
+        try environment.write(in: scope) { transaction in
+            var user = try #require(try transaction.users.user(localId: "three", in: scope))
+            user.providers.remove(at: 1)
+            user.providers.insert(link("yahoo.com", "y-3"), at: 0)
+            try transaction.users.save(&user)
+        }
+        let three = try environment.read(in: scope) { try $0.users.user(providerId: "yahoo.com", rawId: "y-3", in: scope) }
+        #expect(three?.providers.map(\.rawId) == ["y-3", "g-3", "f-3"])
+        #expect(try environment.read(in: scope) { try $0.users.user(providerId: "apple.com", rawId: "a-3", in: scope) } == nil)
+    }
+
+    /// sendOobCode's greeting reads who holds an email from three columns: the same user (and
+    /// name) as the oldest of `users(email:)`, or nobody.
+    @Test func theEmailOwnerIsTheOldestUserOfTheEmail() throws {
+        let emulator = try TestEmulator()
+        let environment = emulator.emulator.environment
+        try environment.write(in: scope) { transaction in
+            for (id, seconds) in [("b", 0), ("a", 0), ("first", -5)] as [(String, Int64)] {
+                var user = newUser(id, email: "shared@example.com", at: TestEmulator.start.adding(seconds: seconds + 10))
+                if id == "first" { user.displayName = nil }
+                try transaction.users.save(&user)
+            }
+            for id in ["a2", "b2"] {
+                var user = newUser(id, email: "tie@example.com")
+                try transaction.users.save(&user)
+            }
+        }
+        try environment.read(in: scope) { transaction in
+            let users = transaction.users
+            for email in ["shared@example.com", "tie@example.com"] {
+                let oldest = try #require(try users.users(email: email, in: scope).first)
+                let owner = try users.emailOwner(email, in: scope)
+                #expect(owner != nil)
+                #expect(owner?.displayName == oldest.displayName)
+            }
+            #expect(try users.emailOwner("shared@example.com", in: scope)?.displayName == nil)
+            #expect(try users.emailOwner("tie@example.com", in: scope)?.displayName == "Name of a2")
+            #expect(try users.emailOwner("nobody@example.com", in: scope) == nil)
+        }
+    }
 }

@@ -92,10 +92,10 @@ enum SendOobCode {
         switch type {
         case .emailSignIn:
             guard let bodyEmail else { throw AuthError.invalid("MISSING_EMAIL") }
-            return Recipient(email: bodyEmail, displayName: try users.users(email: bodyEmail, in: scope).first?.displayName)
+            return Recipient(email: bodyEmail, displayName: try users.emailOwner(bodyEmail, in: scope)?.displayName)
         case .passwordReset:
             guard let bodyEmail else { throw AuthError.invalid("MISSING_EMAIL") }
-            guard let user = try users.users(email: bodyEmail, in: scope).first else {
+            guard let user = try users.emailOwner(bodyEmail, in: scope) else {
                 if try transaction.config().improvedEmailPrivacy { return nil }
                 throw AuthError.invalid("EMAIL_NOT_FOUND")
             }

@@ -34,8 +34,9 @@ struct OobCodeRepository {
     /// The code in this scope (a code of another project or tenant does not exist here).
     func code(_ code: String, in scope: UserScope) throws -> OobCodeRecord? {
         // One row at most (the code is the key): no ORDER BY, and the SQL is built once.
-        try connection.queryFirst(Self.selectByCode, [.text(code), .text(scope.projectId), .text(scope.tenantKey)])
-            .map { Self.record($0, in: scope) }
+        try connection.queryFirst(Self.selectByCode, [.text(code), .text(scope.projectId), .text(scope.tenantKey)]) {
+            Self.record($0, in: scope)
+        }
     }
 
     /// Codes not used yet, oldest first: the official `oobCodes` list.
@@ -43,7 +44,7 @@ struct OobCodeRepository {
         try connection.query(
             "SELECT \(Self.columns) FROM oob_codes WHERE project_id = ?1 AND tenant_id = ?2 ORDER BY created_at, rowid",
             [.text(scope.projectId), .text(scope.tenantKey)]
-        ).map { Self.record($0, in: scope) }
+        ) { Self.record($0, in: scope) }
     }
 
     func delete(_ code: String) throws {
@@ -53,11 +54,12 @@ struct OobCodeRepository {
     private static let columns = "code, request_type, email, new_email, oob_link, continue_url, created_at, expires_at"
     private static let selectByCode = "SELECT \(columns) FROM oob_codes WHERE code = ?1 AND project_id = ?2 AND tenant_id = ?3"
 
-    private static func record(_ row: SQLiteRow, in scope: UserScope) -> OobCodeRecord {
+    /// The row read in place (`columns`' order), not as an array of every column's value.
+    private static func record(_ row: SQLiteRowReader, in scope: UserScope) -> OobCodeRecord {
         OobCodeRecord(
-            code: row[0].text ?? "", scope: scope, requestType: OobRequestType(rawValue: row[1].text ?? "") ?? .emailSignIn,
-            email: row[2].text, newEmail: row[3].text, oobLink: row[4].text ?? "", continueUrl: row[5].text,
-            createdAt: Instant(millisecondsSinceEpoch: row[6].integer ?? 0),
-            expiresAt: Instant(millisecondsSinceEpoch: row[7].integer ?? 0))
+            code: row.text(0) ?? "", scope: scope, requestType: OobRequestType(rawValue: row.text(1) ?? "") ?? .emailSignIn,
+            email: row.text(2), newEmail: row.text(3), oobLink: row.text(4) ?? "", continueUrl: row.text(5),
+            createdAt: Instant(millisecondsSinceEpoch: row.integer(6) ?? 0),
+            expiresAt: Instant(millisecondsSinceEpoch: row.integer(7) ?? 0))
     }
 }

@@ -371,5 +371,39 @@ enum Schema {
                 -- 16 bytes less per token. The index holds the first 8, which do not change.
                 UPDATE refresh_tokens SET token_sha256 = substr(token_sha256, 1, 16) WHERE length(token_sha256) > 16;
                 """),
+            Migration(
+            version: 24, name: "provider links kept in their key's b-tree",
+            sql: """
+                -- A link is written and read by its key (project, tenant, user, provider) or by its
+                -- identity: kept in its key's own b-tree (WITHOUT ROWID), it is one b-tree entry to
+                -- write instead of two, one search to read instead of two, and the identity index
+                -- holds the user's id itself. The same columns, constraints and indexes as before.
+                CREATE TABLE provider_links_by_key (
+                    project_id TEXT NOT NULL,
+                    tenant_id TEXT NOT NULL,
+                    local_id TEXT NOT NULL,
+                    provider_id TEXT NOT NULL,
+                    raw_id TEXT NOT NULL,
+                    federated_id TEXT,
+                    email TEXT,
+                    display_name TEXT,
+                    photo_url TEXT,
+                    screen_name TEXT,
+                    phone_number TEXT,
+                    position INTEGER NOT NULL,
+                    PRIMARY KEY (project_id, tenant_id, local_id, provider_id),
+                    FOREIGN KEY (project_id, tenant_id, local_id)
+                        REFERENCES users (project_id, tenant_id, local_id) ON DELETE CASCADE
+                ) WITHOUT ROWID;
+                INSERT INTO provider_links_by_key (project_id, tenant_id, local_id, provider_id, raw_id, federated_id,
+                    email, display_name, photo_url, screen_name, phone_number, position)
+                SELECT project_id, tenant_id, local_id, provider_id, raw_id, federated_id,
+                    email, display_name, photo_url, screen_name, phone_number, position
+                FROM provider_links;
+                DROP TABLE provider_links;
+                ALTER TABLE provider_links_by_key RENAME TO provider_links;
+                CREATE UNIQUE INDEX provider_links_by_identity ON provider_links (project_id, tenant_id, provider_id, raw_id);
+                CREATE INDEX provider_links_by_email ON provider_links (project_id, tenant_id, email);
+                """),
     ]
 }

@@ -34,14 +34,40 @@ struct UserRepository {
                 WHERE l.project_id = users.project_id AND l.tenant_id = users.tenant_id AND l.local_id = users.local_id)
         """
 
-    /// The SELECT of `users(where:)`; the frequent ones are made once, not per query.
+    /// The SELECT of `users(where:)`, for the rarer reads (pages, searches, passkeys): the links
+    /// are queried after it, for users that have some.
     private static func selectUsers(where clause: String, orderBy: String? = "local_id") -> String {
         "SELECT \(userColumns), \(hasLinks) FROM users WHERE project_id = ?1 AND tenant_id = ?2 AND \(clause)"
             + (orderBy.map { " ORDER BY \($0)" } ?? "")
     }
-    private static let selectByLocalId = selectUsers(where: "local_id = ?")
-    /// Unordered: `users(email:)` orders the rows itself (see there).
-    private static let selectByEmail = selectUsers(where: "email = ?", orderBy: nil)
+
+    /// The frequent reads (by id, by email, by provider link) read each user's links in the same
+    /// statement: users LEFT JOIN provider_links, one row per link (one with NULL link columns for
+    /// a user without links), after the user's columns and its rowid, which tells one user's rows
+    /// from the next. A LEFT JOIN keeps users the outer loop, so one user's rows come together.
+    /// A returning provider user was read in three statements (an IN list of the link, the user
+    /// with EXISTS, the links with a sorter for ORDER BY position): ~86k -> ~41k instructions
+    /// (callgrind, idp-returning).
+    private static func selectUsersWithLinks(where clause: String) -> String {
+        "SELECT \(columnNames.map { "u." + $0 }.joined(separator: ", ")), u.rowid, \(Link.columns.map { "l." + $0 }.joined(separator: ", "))"
+            + " FROM users u LEFT JOIN provider_links l"
+            + " ON l.project_id = u.project_id AND l.tenant_id = u.tenant_id AND l.local_id = u.local_id"
+            + " WHERE u.project_id = ?1 AND u.tenant_id = ?2 AND \(clause)"
+    }
+    /// Where the row's user id and link columns start, in `selectUsersWithLinks` rows.
+    private static let joinedRowidColumn = UserColumn.allCases.count
+    private static let joinedLinkColumn = UserColumn.allCases.count + 1
+    /// One row at most: (project, tenant, local id) is the key. No ORDER BY, so no sorter.
+    private static let selectByLocalId = selectUsersWithLinks(where: "u.local_id = ?3")
+    /// Unordered: `users(email:)` orders the users itself (see there).
+    private static let selectByEmail = selectUsersWithLinks(where: "u.email = ?3")
+    /// The user holding the link: a scalar subquery on the UNIQUE (provider, raw id) index, one
+    /// value at most, where `IN (SELECT …)` built an ephemeral table for its list.
+    private static let selectByProviderLink = selectUsersWithLinks(
+        where: """
+            u.local_id = (SELECT local_id FROM provider_links
+                          WHERE project_id = ?1 AND tenant_id = ?2 AND provider_id = ?3 AND raw_id = ?4)
+            """)
     /// A user the store does not hold yet: a plain INSERT, whose primary key catches a duplicate id.
     private static let insertUser = """
         INSERT INTO users (project_id, tenant_id, \(Self.userColumns))
@@ -69,12 +95,12 @@ struct UserRepository {
     // MARK: Reads
 
     func user(localId: String, in scope: UserScope) throws -> UserRecord? {
-        try users(selecting: Self.selectByLocalId, [.text(localId)], in: scope).first
+        try users(joining: Self.selectByLocalId, [.text(localId)], in: scope).first
     }
 
     /// Users whose top-level email is `email` (already lower-cased), oldest first.
     func users(email: String, in scope: UserScope) throws -> [UserRecord] {
-        let users = try users(selecting: Self.selectByEmail, [.text(email)], in: scope)
+        let users = try users(joining: Self.selectByEmail, [.text(email)], in: scope)
         // `ORDER BY created_at, local_id` here rather than in SQL: nearly always one user, and
         // SQLite would still set up a sorter for it on every sign-in. Ids compare as their bytes,
         // as SQL's BINARY collation does.
@@ -83,6 +109,27 @@ struct UserRepository {
             $0.createdAt != $1.createdAt
                 ? $0.createdAt < $1.createdAt : $0.localId.utf8.lexicographicallyPrecedes($1.localId.utf8)
         }
+    }
+
+    /// Who holds `email` (already lower-cased) when only their name is wanted: the oldest such
+    /// user, as `users(email:).first`, read from three columns rather than as a whole record
+    /// with its links (sendOobCode's greeting: ~13k instructions a send for the whole row).
+    func emailOwner(_ email: String, in scope: UserScope) throws -> EmailOwner? {
+        let owners = try connection.query(
+            Self.selectEmailOwners, [.text(scope.projectId), .text(scope.tenantKey), .text(email)]
+        ) { row in
+            (createdAt: row.integer(0) ?? 0, localId: row.text(1) ?? "", owner: EmailOwner(displayName: row.text(2)))
+        }
+        // The oldest first, as `users(email:)` orders them (nearly always there is one).
+        return owners.min {
+            $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.localId.utf8.lexicographicallyPrecedes($1.localId.utf8)
+        }?.owner
+    }
+    private static let selectEmailOwners =
+        "SELECT created_at, local_id, display_name FROM users WHERE project_id = ?1 AND tenant_id = ?2 AND email = ?3"
+
+    struct EmailOwner {
+        let displayName: String?
     }
 
     /// Users whose email changed away from `initialEmail` (already lower-cased).
@@ -105,11 +152,7 @@ struct UserRepository {
 
     /// The user a federated identity is linked to.
     func user(providerId: String, rawId: String, in scope: UserScope) throws -> UserRecord? {
-        let clause = """
-            local_id IN (SELECT local_id FROM provider_links
-                         WHERE project_id = ?1 AND tenant_id = ?2 AND provider_id = ? AND raw_id = ?)
-            """
-        return try users(where: clause, [.text(providerId), .text(rawId)], in: scope).first
+        try users(joining: Self.selectByProviderLink, [.text(providerId), .text(rawId)], in: scope).first
     }
 
     /// Users with a federated link that carries `email`, oldest first.
@@ -206,6 +249,28 @@ struct UserRepository {
         }
     }
 
+    /// Users and their links from a `selectUsersWithLinks` statement.
+    private func users(joining sql: String, _ arguments: [SQLiteValue], in scope: UserScope) throws -> [UserRecord] {
+        var users: [UserRecord] = []
+        var links: [[Link]] = []
+        var lastRowid: Int64?
+        _ = try connection.query(sql, [.text(scope.projectId), .text(scope.tenantKey)] + arguments) { row in
+            let rowid = row.integer(Self.joinedRowidColumn)
+            if rowid != lastRowid {
+                lastRowid = rowid
+                users.append(Self.decodeUser(row, scope: scope))
+                links.append([])
+            }
+            if let link = Link(row, from: Self.joinedLinkColumn) { links[links.count - 1].append(link) }
+        }
+        for index in users.indices {
+            users[index].providers = Link.ordered(links[index])
+            users[index].storedProviders = users[index].providers
+            users[index].storedRecord = StoredUserRecord(users[index])
+        }
+        return users
+    }
+
     /// The user's own columns, read in place; its links are the caller's to add.
     private static func decodeUser(_ row: SQLiteRowReader, scope: UserScope) -> UserRecord {
         var user = UserRecord(
@@ -262,12 +327,40 @@ struct UserRepository {
     }
 
     private func providers(of localId: String, in scope: UserScope) throws -> [ProviderUserInfo] {
-        let rows = try connection.query(
-            """
-            SELECT provider_id, raw_id, federated_id, email, display_name, photo_url, screen_name, phone_number
-            FROM provider_links WHERE project_id = ? AND tenant_id = ? AND local_id = ? ORDER BY position
-            """, [.text(scope.projectId), .text(scope.tenantKey), .text(localId)])
-        return rows.map(Self.decodeLink)
+        let links = try connection.query(
+            "SELECT \(Link.columns.joined(separator: ", ")) FROM provider_links WHERE project_id = ? AND tenant_id = ? AND local_id = ?",
+            [.text(scope.projectId), .text(scope.tenantKey), .text(localId)]
+        ) { Link($0, from: 0) }
+        return Link.ordered(links.compactMap { $0 })
+    }
+
+    /// A provider link as read, with its position among the user's links.
+    private struct Link {
+        /// The columns read, in this order, from `provider_links`.
+        static let columns = [
+            "provider_id", "raw_id", "federated_id", "email", "display_name", "photo_url", "screen_name", "phone_number",
+            "position",
+        ]
+        let info: ProviderUserInfo
+        let position: Int64
+
+        /// The link whose columns start at `first`; nil where they are NULL (a user without links,
+        /// in a LEFT JOIN).
+        init?(_ row: SQLiteRowReader, from first: Int) {
+            guard let providerId = row.text(first) else { return nil }
+            info = ProviderUserInfo(
+                providerId: providerId, rawId: row.text(first + 1) ?? "", federatedId: row.text(first + 2),
+                email: row.text(first + 3), displayName: row.text(first + 4), photoUrl: row.text(first + 5),
+                screenName: row.text(first + 6), phoneNumber: row.text(first + 7))
+            position = row.integer(first + 8) ?? 0
+        }
+
+        /// The links in their stored order, sorted here rather than by `ORDER BY position`, for
+        /// which SQLite set up a sorter on every read (nearly always of one link).
+        static func ordered(_ links: [Link]) -> [ProviderUserInfo] {
+            guard links.count > 1 else { return links.map(\.info) }
+            return links.sorted { $0.position < $1.position }.map(\.info)
+        }
     }
 
     private static func decodeLink(_ row: SQLiteRow) -> ProviderUserInfo {
