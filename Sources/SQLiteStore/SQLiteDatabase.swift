@@ -34,7 +34,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
     private static let busyTimeoutMilliseconds = 5000
     /// 1 TiB, which reserves nothing: memdb grows its buffer only as the database grows.
     static let memoryDatabaseLimitBytes: Int64 = 1 << 40
-    /// 64 MiB: several times what the checkpointer lets the log reach under steady writes.
+    /// 64 MiB: about twice what the checkpointer lets the log reach under steady writes.
     static let logSizeLimitBytes = 64 << 20
     /// Readers in parallel; more than the writer can usefully keep up with on a small machine is waste.
     private static let readerCapacity = 4

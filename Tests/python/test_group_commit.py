@@ -13,7 +13,7 @@ from emulator_client import IDENTITY_TOOLKIT, EmulatorClient
 
 WRITERS = 8
 ENOUGH_ANSWERS = 300  # then kill, once a checkpoint has run too; bounded by MAX_LOAD_SECONDS
-MAX_LOAD_SECONDS = 30.0  # a checkpoint comes every ~700 sign-ups (4000 log frames)
+MAX_LOAD_SECONDS = 60.0  # a checkpoint comes every ~1400 sign-ups (8192 log frames): 2-6 s in a debug build
 
 
 def sign_up_until_killed(host, acknowledged, stop):
