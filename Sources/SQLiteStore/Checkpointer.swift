@@ -22,8 +22,9 @@ import Threads
 /// error reports it through `onFailure` (the group commit then fails every later write, as for a
 /// failed sync of the log).
 ///
-/// `@unchecked Sendable`: `requested` and `stopping` are read and written only under `lock`; the
-/// connection is used only by the checkpoint thread, which owns it.
+/// `@unchecked Sendable`: `requested` and `stopping` are read and written only under `lock`, the
+/// log sizes are atomics, `thread` is set by `init` and cleared by `stop` (called once, by the
+/// database's owner), and the connection is used only by the checkpoint thread, which owns it.
 final class Checkpointer: @unchecked Sendable {
     /// A checkpoint starts once the log holds this many frames (SQLite's automatic one: 1000), a
     /// log of ~34 MB. Fewer, larger checkpoints copy a page written by many commits once and take

@@ -94,7 +94,13 @@ public final class SQLiteDatabase: @unchecked Sendable {
             self.checkpointer = checkpointer
             writer.observeLogSize { checkpointer.logGrew(toFrames: $0) }
         }
-        appliedVersion = try Migrator(migrations).migrate(writer)
+        do {
+            appliedVersion = try Migrator(migrations).migrate(writer)
+        } catch {
+            // `deinit` does not run for a half-made database; its thread would run on.
+            checkpointer?.stop()
+            throw error
+        }
         if let groupCommit {
             // Migrations commit unsynced and without a ticket; one ticket's sync covers them.
             let ticket = try groupCommit.takeTicket()
