@@ -34,7 +34,7 @@ let package = Package(
         // Double rounding in the standard library calls into libm, which nothing else links here.
         .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Threads"]),
-        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "Threads"]),
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"]),
         // Escaping HTML templates for the pages the emulator serves.
         .target(name: "HTML"),

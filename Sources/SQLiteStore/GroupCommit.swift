@@ -20,6 +20,12 @@ import Darwin
 /// so tickets up to `finished` have their frames written, and a sync started then covers them all.
 /// A commit becomes visible to readers during COMMIT, i.e. after its ticket was taken, so a read
 /// that waits for every ticket taken by its end never answers with data that is not yet durable.
+///
+/// Waking. While a sync runs, the threads that wait each sleep on a `Waiter` of their own. When it
+/// ends, its thread wakes exactly the waiters it covered, and one of the others (whose commit
+/// finished meanwhile) to run the next sync. Sleeping on one shared condition instead, every sync's
+/// end woke all of them (16 under load), and each fought for the lock only to find its commit not
+/// yet covered and sleep again.
 final class GroupCommit: @unchecked Sendable {  // every `var` is read and written only under `lock`
     private let lock = Lock()
     private let sync: @Sendable () throws -> Void
@@ -31,8 +37,8 @@ final class GroupCommit: @unchecked Sendable {  // every `var` is read and writt
     private var durable: UInt64 = 0
     /// A sync is running (outside the lock); the others wait for it instead of starting their own.
     private var syncing = false
-    /// Threads waiting for a commit that has not finished yet (`finish` wakes them only then).
-    private var waitingForFinish = 0
+    /// Threads asleep until a sync covers their target (or they are chosen to run the next one).
+    private var waiters: [Waiter] = []
     /// The first failed sync. It stays: after a failed fsync Linux may drop the pages it could not
     /// write and report the next fsync clean, so a retry would prove nothing. Later writes fail.
     private var failure: SQLiteError?
@@ -54,10 +60,13 @@ final class GroupCommit: @unchecked Sendable {  // every `var` is read and writt
 
     /// Under the writer lock, after COMMIT returned or failed (a failed one costs at most a sync).
     func finish(_ ticket: UInt64) {
-        lock.withLock {
+        let syncer: Waiter? = lock.withLock {
             finished = ticket
-            if waitingForFinish > 0 { lock.broadcast() }
+            // Only a read can be waiting for a commit still running; with no sync running, nobody
+            // else would sync for it (its writer may have failed and not wait at all).
+            return syncing || waiters.isEmpty ? nil : chooseNextSyncer()
         }
+        syncer?.wake(.sync(through: ticket))
     }
 
     /// Blocks until the commit with `ticket` is durable, syncing if no one else is.
@@ -70,52 +79,121 @@ final class GroupCommit: @unchecked Sendable {  // every `var` is read and writt
         try waitUntilDurable(through: nil)
     }
 
-    private enum Step {
-        case done
-        case failed(SQLiteError)
-        case syncThrough(UInt64)
+    /// Something else that had to reach the disk did not (a checkpoint's sync): as after a failed
+    /// sync, waiters and every later write fail.
+    func fail(_ error: SQLiteError) {
+        let woken: [(Waiter, Waiter.Outcome)] = lock.withLock {
+            failure = failure ?? Self.syncFailure(error)
+            defer { waiters = [] }
+            return waiters.map { ($0, $0.target <= durable ? .done : .failed(failure!)) }
+        }
+        for (waiter, outcome) in woken { waiter.wake(outcome) }
+    }
+
+    private static func syncFailure(_ error: any Error) -> SQLiteError {
+        SQLiteError(
+            code: 1034,  // SQLITE_IOERR_FSYNC
+            message: "could not sync the database's write-ahead log to disk (\(error)); "
+                + "nothing written since the last sync can be promised durable: restart the emulator",
+            sql: nil)
     }
 
     /// `ticket` nil: the last ticket taken when this is called.
     private func waitUntilDurable(through ticket: UInt64?) throws {
-        var needed = ticket
-        while true {
-            let step: Step = lock.withLock {
-                let target = needed ?? taken
-                needed = target
-                while true {
-                    if durable >= target { return .done }
-                    if let failure { return .failed(failure) }
-                    if !syncing && finished > durable {
-                        syncing = true
-                        return .syncThrough(finished)
-                    }
-                    // Either a sync is running (its end wakes us) or `target` is still committing.
-                    let forFinish = !syncing
-                    if forFinish { waitingForFinish += 1 }
-                    lock.wait()
-                    if forFinish { waitingForFinish -= 1 }
-                }
+        var next: Waiter.Outcome = lock.withLock {
+            let target = ticket ?? taken
+            if durable >= target { return .done }
+            if let failure { return .failed(failure) }
+            if !syncing && finished >= target {
+                syncing = true
+                return .sync(through: finished)
             }
-            switch step {
+            // A sync is running (its end wakes us), or `target` is still committing (its `finish`
+            // or the next sync's end makes us the syncer).
+            let waiter = Waiter(target: target)
+            waiters.append(waiter)
+            return .wait(waiter)
+        }
+        while true {
+            switch next {
             case .done: return
             case .failed(let error): throw error
-            case .syncThrough(let covered):
+            case .wait(let waiter): next = waiter.sleep()
+            case .sync(let covered):
                 let outcome = Result { try sync() }
-                lock.withLock {
-                    syncing = false
-                    switch outcome {
-                    case .success: durable = max(durable, covered)
-                    case .failure(let error):
-                        failure = failure ?? SQLiteError(
-                            code: 1034,  // SQLITE_IOERR_FSYNC
-                            message: "could not sync the database's write-ahead log to disk (\(error)); "
-                                + "nothing written since the last sync can be promised durable: restart the emulator",
-                            sql: nil)
-                    }
-                    lock.broadcast()
+                next = endSync(covering: covered, outcome)
+            }
+        }
+    }
+
+    /// After a sync through `covered`: marks it durable (or the failure), wakes the waiters it
+    /// covered, and chooses the next syncer among the others. Answers the syncing thread's outcome.
+    private func endSync(covering covered: UInt64, _ outcome: Result<Void, any Error>) -> Waiter.Outcome {
+        var woken: [(Waiter, Waiter.Outcome)] = []
+        let mine: Waiter.Outcome = lock.withLock {
+            syncing = false
+            switch outcome {
+            case .success: durable = max(durable, covered)
+            case .failure(let error): failure = failure ?? Self.syncFailure(error)
+            }
+            var left: [Waiter] = []
+            for waiter in waiters {
+                if waiter.target <= durable {
+                    woken.append((waiter, .done))
+                } else if let failure {
+                    woken.append((waiter, .failed(failure)))
+                } else {
+                    left.append(waiter)
                 }
             }
+            waiters = left
+            if let syncer = chooseNextSyncer() { woken.append((syncer, .sync(through: finished))) }
+            // The syncer's own commit finished before its sync started, so it is covered.
+            if case .failure = outcome { return .failed(failure!) }
+            return .done
+        }
+        for (waiter, outcome) in woken { waiter.wake(outcome) }
+        return mine
+    }
+
+    /// With no sync running: the first waiter whose target has finished committing, taken out of
+    /// `waiters` and marked as syncing; nil when there is none (or a sync has failed). Under `lock`.
+    private func chooseNextSyncer() -> Waiter? {
+        guard failure == nil, let index = waiters.firstIndex(where: { $0.target <= finished }) else { return nil }
+        syncing = true
+        return waiters.remove(at: index)
+    }
+}
+
+/// One thread asleep in `GroupCommit`, woken with what to do next. Its own lock, so that waking
+/// it wakes only it, and it does not take `GroupCommit`'s lock again on waking.
+private final class Waiter: @unchecked Sendable {  // `outcome` is read and written only under `lock`
+    enum Outcome {
+        case done
+        case failed(SQLiteError)
+        /// Run the next sync, which covers tickets up to this one.
+        case sync(through: UInt64)
+        /// Sleep on this waiter (only between `GroupCommit`'s lock and `sleep`).
+        case wait(Waiter)
+    }
+
+    let target: UInt64
+    private let lock = Lock()
+    private var outcome: Outcome?
+
+    init(target: UInt64) { self.target = target }
+
+    func wake(_ outcome: Outcome) {
+        lock.withLock {
+            self.outcome = outcome
+            lock.signal()
+        }
+    }
+
+    func sleep() -> Outcome {
+        lock.withLock {
+            while outcome == nil { lock.wait() }
+            return outcome!
         }
     }
 }
@@ -154,13 +232,24 @@ final class WriteAheadLogFile: @unchecked Sendable {
             guard opened >= 0 else { throw Self.error("open", path) }
             descriptor = opened
         }
-        guard fsync(descriptor) == 0 else { throw Self.error("fsync", path) }
+        guard Self.syncData(descriptor) == 0 else { throw Self.error("fsync", path) }
         if !firstSyncDone {
             let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
             try Self.syncOnce(databasePath)
             try Self.syncOnce(directory.isEmpty ? "/" : directory)
             firstSyncDone = true
         }
+    }
+
+    /// The log's data and what reading it back needs (its size when it grew): `fdatasync` on
+    /// Linux, as SQLite's own syncs, rather than `fsync`, which also writes the modification time
+    /// that every write changes. (On the bench's disk a sync takes ~1.3 ms either way.)
+    private static func syncData(_ descriptor: Int32) -> Int32 {
+        #if os(Linux)
+        fdatasync(descriptor)
+        #else
+        fsync(descriptor)
+        #endif
     }
 
     private static func syncOnce(_ path: String) throws {

@@ -29,6 +29,8 @@ public final class SQLiteConnection {
     private var commitHooks: [() -> Void] = []
     /// Hooks of the last committed transaction, until `SQLiteDatabase` takes them.
     private var committedHooks: [() -> Void] = []
+    /// The WAL hook's context (see `observeLogSize`), released once the connection is closed.
+    private var logSizeObserver: Unmanaged<LogSizeObserver>?
 
     private init(handle: OpaquePointer) {
         self.handle = handle
@@ -38,6 +40,7 @@ public final class SQLiteConnection {
         recentStatements.removeAll()
         statements.removeAll()  // finalize every statement before closing
         sqlite3_close_v2(handle)
+        logSizeObserver?.release()
     }
 
     /// Opens `filename` with `flags` plus SQLITE_OPEN_NOMUTEX: each connection is used by one
@@ -243,8 +246,44 @@ public final class SQLiteConnection {
         return (String(cString: database), String(cString: log))
     }
 
+    // MARK: The write-ahead log
+
+    /// Calls `observe` on the committing thread after every commit to the write-ahead log, with the
+    /// number of frames the log then holds. This replaces SQLite's automatic checkpoint, which is
+    /// the same hook (`PRAGMA wal_autocheckpoint` would replace this one in turn).
+    func observeLogSize(_ observe: @escaping (Int) -> Void) {
+        let observer = Unmanaged.passRetained(LogSizeObserver(observe))
+        sqlite3_wal_hook(handle, { context, _, _, frames in
+            if let context { Unmanaged<LogSizeObserver>.fromOpaque(context).takeUnretainedValue().observe(Int(frames)) }
+            return SQLITE_OK
+        }, observer.toOpaque())
+        logSizeObserver?.release()
+        logSizeObserver = observer
+    }
+
+    /// A PASSIVE checkpoint of the main database: copies the log's frames that no reader still
+    /// needs into the database file without waiting for any lock. Answers how many of the log's
+    /// frames are now in the database file (frames committed while it ran are not counted in the
+    /// log it saw), or nil when nothing was done: another connection was checkpointing (try
+    /// later), or this one has not opened the log yet (it does on its first read).
+    func checkpointPassively() throws -> Int? {
+        checkBorrower()
+        var logFrames: Int32 = 0
+        var copiedFrames: Int32 = 0
+        let code = sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_PASSIVE, &logFrames, &copiedFrames)
+        if code == SQLITE_BUSY { return nil }
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, database: handle, sql: nil) }
+        return logFrames < 0 ? nil : Int(copiedFrames)
+    }
+
     /// For tests: how many prepared statements are cached.
     var cachedStatementCount: Int { statements.count }
+}
+
+/// What the WAL hook calls (see `observeLogSize`).
+private final class LogSizeObserver {
+    let observe: (Int) -> Void
+    init(_ observe: @escaping (Int) -> Void) { self.observe = observe }
 }
 
 /// A statement and where the SQL text it was last found by lives (see `recentStatements`).

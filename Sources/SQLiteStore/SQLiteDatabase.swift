@@ -26,12 +26,16 @@ public final class SQLiteDatabase: @unchecked Sendable {
     private let nesting = ReentrancyGuard()
     /// For a file: the shared WAL syncs; nil in memory, where nothing is synced.
     private let groupCommit: GroupCommit?
+    /// For a file: checkpoints on a thread of its own instead of inside a commit; nil in memory.
+    private let checkpointer: Checkpointer?
     private let appliedVersion: Int
 
     /// How long a connection waits for another process's lock before failing with SQLITE_BUSY.
     private static let busyTimeoutMilliseconds = 5000
     /// 1 TiB, which reserves nothing: memdb grows its buffer only as the database grows.
     static let memoryDatabaseLimitBytes: Int64 = 1 << 40
+    /// 64 MiB: about twice what the checkpointer lets the log reach under steady writes.
+    static let logSizeLimitBytes = 64 << 20
     /// Readers in parallel; more than the writer can usefully keep up with on a small machine is waste.
     private static let readerCapacity = 4
 
@@ -42,9 +46,10 @@ public final class SQLiteDatabase: @unchecked Sendable {
     }
 
     /// `makeSync` gets the paths of the `-wal` file and of the database file, and answers what
-    /// syncs the log (tests wrap it).
+    /// syncs the log (tests wrap it). A checkpoint starts once the log holds `checkpointThresholdFrames`.
     init(
         location: Location, migrations: [Migration],
+        checkpointThresholdFrames: Int = Checkpointer.defaultThresholdFrames,
         makeSync: (_ logPath: String, _ databasePath: String) -> @Sendable () throws -> Void
     ) throws {
         precondition(sqlite3_threadsafe() != 0, "SQLiteStore needs an SQLite built thread-safe")
@@ -69,6 +74,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
             writer.memoryDatabaseSizeLimit(Self.memoryDatabaseLimitBytes)
             readers = nil
             groupCommit = nil
+            checkpointer = nil
         case .file(let path):
             writer = try SQLiteConnection.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             try Self.configure(writer, durable: true)
@@ -80,9 +86,21 @@ public final class SQLiteDatabase: @unchecked Sendable {
             guard let files = writer.lend(readOnly: false, { $0.databaseAndLogPaths }) else {
                 throw SQLiteError(code: SQLITE_ERROR, message: "no write-ahead log file for \(path)", sql: nil)
             }
-            groupCommit = GroupCommit(sync: makeSync(files.log, files.database))
+            let groupCommit = GroupCommit(sync: makeSync(files.log, files.database))
+            self.groupCommit = groupCommit
+            let checkpointer = try Checkpointer(
+                path: path, writerLock: writerLock, thresholdFrames: checkpointThresholdFrames
+            ) { groupCommit.fail($0) }
+            self.checkpointer = checkpointer
+            writer.observeLogSize { checkpointer.logGrew(toFrames: $0) }
         }
-        appliedVersion = try Migrator(migrations).migrate(writer)
+        do {
+            appliedVersion = try Migrator(migrations).migrate(writer)
+        } catch {
+            // `deinit` does not run for a half-made database; its thread would run on.
+            checkpointer?.stop()
+            throw error
+        }
         if let groupCommit {
             // Migrations commit unsynced and without a ticket; one ticket's sync covers them.
             let ticket = try groupCommit.takeTicket()
@@ -92,7 +110,9 @@ public final class SQLiteDatabase: @unchecked Sendable {
     }
 
     deinit {
-        // Readers first: the last connection to close checkpoints the WAL, and only the writer can.
+        // The checkpointer and readers first: the last connection to close checkpoints the WAL,
+        // and only the writer can.
+        checkpointer?.stop()
         readers?.closeAll()
     }
 
@@ -108,6 +128,10 @@ public final class SQLiteDatabase: @unchecked Sendable {
         // NORMAL: a commit does not fsync; `write` waits for a shared sync of the WAL instead
         // (GroupCommit), so an answered write still survives a crash of the machine.
         try connection.executeScript("PRAGMA synchronous = NORMAL;")
+        // A log that grew large (a big import, or commits outpacing the checkpointer for a while)
+        // is cut back to this when it is next rewritten from its start; it stays this large, so
+        // that steady commits overwrite blocks the file already has instead of appending.
+        try connection.executeScript("PRAGMA journal_size_limit = \(logSizeLimitBytes);")
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`); commits when it returns, rolls back

@@ -194,4 +194,59 @@ final class ObservedSync: Sendable {
             #expect(throws: SQLiteError.self) { try missing.sync() }
         }
     }
+
+    /// Writers that commit while a sync runs sleep until it ends; then one of them runs the next
+    /// sync, for all of them, and the others are woken only once it covers them.
+    @Test func writersLeftOutOfARunningSyncShareTheNextOne() throws {
+        let syncs = Atomic(0)
+        let firstStarted = DispatchSemaphore(value: 0)
+        let releaseFirst = DispatchSemaphore(value: 0)
+        let groupCommit = GroupCommit(sync: {
+            if syncs.add(1, ordering: .relaxed).newValue == 1 {
+                firstStarted.signal()
+                releaseFirst.wait()
+            }
+        })
+        let first = try groupCommit.takeTicket()
+        groupCommit.finish(first)
+        let done = DispatchGroup()
+        done.enter()
+        Thread {
+            defer { done.leave() }
+            try? groupCommit.waitUntilDurable(first)
+        }.start()
+        firstStarted.wait()
+        // Three more commits finish while the first sync runs (as under the writer lock, one by one).
+        for _ in 0..<3 {
+            let ticket = try groupCommit.takeTicket()
+            groupCommit.finish(ticket)
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                try? groupCommit.waitUntilDurable(ticket)
+            }.start()
+        }
+        Thread.sleep(forTimeInterval: 0.05)  // let them go to sleep
+        releaseFirst.signal()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(syncs.load(ordering: .relaxed) == 2)
+    }
+
+    /// A read that saw a commit still running waits for it; when that commit's writer does not
+    /// wait (its COMMIT failed after taking a ticket), finishing it makes the read run the sync.
+    @Test func aReadWaitingForACommitWhoseWriterNeverWaitsIsSyncedWhenItFinishes() throws {
+        let syncs = Atomic(0)
+        let groupCommit = GroupCommit(sync: { syncs.add(1, ordering: .relaxed) })
+        let ticket = try groupCommit.takeTicket()
+        let readDone = DispatchSemaphore(value: 0)
+        Thread {
+            try? groupCommit.waitUntilVisibleCommitsAreDurable()
+            readDone.signal()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(readDone.wait(timeout: .now()) == .timedOut)  // its commit has not finished
+        groupCommit.finish(ticket)
+        #expect(readDone.wait(timeout: .now() + 10) == .success)
+        #expect(syncs.load(ordering: .relaxed) == 1)
+    }
 }
