@@ -125,6 +125,13 @@ public struct JSONStreamWriter: ~Copyable {
         needsSeparator = true
     }
 
+    /// `"key": "value"`, or nothing when `value` is nil: the way optional fields are omitted.
+    public mutating func optionalString(_ key: StaticString, _ value: String?) {
+        guard let value else { return }
+        self.key(key)
+        string(value)
+    }
+
     public mutating func int(_ value: Int64) {
         separate()
         writeDigits(value)
@@ -283,12 +290,7 @@ public struct JSONStreamWriter: ~Copyable {
     }
 
     private mutating func writeEscaped(_ text: String) {
-        // Native strings (all of ours) lend their bytes without a copy; only a bridged one is copied.
-        let written: Void? = text.utf8.withContiguousStorageIfAvailable { writeEscaped(utf8: $0) }
-        if written == nil {
-            var text = text
-            text.withUTF8 { writeEscaped(utf8: $0) }
-        }
+        StringBytes.withUTF8(of: text) { writeEscaped(utf8: $0) }
     }
 
     private mutating func writeEscaped(utf8: UnsafeBufferPointer<UInt8>) {

@@ -117,12 +117,7 @@ private struct JSONWriter: ~Copyable {
     }
 
     private mutating func writeString(_ text: String) {
-        // Native strings (all of ours) lend their bytes without a copy; only a bridged one is copied.
-        let written: Void? = text.utf8.withContiguousStorageIfAvailable { writeString(utf8: $0) }
-        if written == nil {
-            var text = text
-            text.withUTF8 { writeString(utf8: $0) }
-        }
+        StringBytes.withUTF8(of: text) { writeString(utf8: $0) }
     }
 
     private mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {

@@ -27,6 +27,16 @@ enum StringBytes {
         "\\u0018", "\\u0019", "\\u001a", "\\u001b", "\\u001c", "\\u001d", "\\u001e", "\\u001f",
     ]
 
+    /// Lends `text`'s UTF-8: a native string (all of ours) without a copy, a bridged one copied.
+    @inline(__always)
+    static func withUTF8(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        let lent: Void? = text.utf8.withContiguousStorageIfAvailable(body)
+        if lent == nil {
+            var text = text
+            text.withUTF8(body)
+        }
+    }
+
     /// Walks `utf8` as the content of a JSON string that `JSONValue.encoded()` writes: each run
     /// that needs no escape (most strings are one run) goes to `run` whole, each special byte's
     /// escape to `escape`; other bytes, UTF-8 included, stay as they are.

@@ -297,11 +297,3 @@ public struct UserRecord: Sendable, Equatable {
     }
 }
 
-extension JSONStreamWriter {
-    /// `"key": "value"`, or nothing when `value` is nil: the way optional fields are omitted.
-    mutating func optionalString(_ key: StaticString, _ value: String?) {
-        guard let value else { return }
-        self.key(key)
-        string(value)
-    }
-}

@@ -136,27 +136,15 @@ struct IDTokenClaims: Sendable {
         }
         var json = JSONStreamWriter(capacity: 640)
         json.beginObject()
-        if let name = user.displayName {
-            json.key("name")
-            json.string(name)
-        }
-        if let picture = user.photoUrl {
-            json.key("picture")
-            json.string(picture)
-        }
+        json.optionalString("name", user.displayName)
+        json.optionalString("picture", user.photoUrl)
         if let free { json.members(of: free) }
-        if let email = user.email {
-            json.key("email")
-            json.string(email)
-        }
+        json.optionalString("email", user.email)
         if let emailVerified = user.emailVerified {
             json.key("email_verified")
             json.bool(emailVerified)
         }
-        if let phoneNumber = user.phoneNumber {
-            json.key("phone_number")
-            json.string(phoneNumber)
-        }
+        json.optionalString("phone_number", user.phoneNumber)
         if signInProvider == SignInProvider.anonymous {
             json.key("provider_id")
             json.string("anonymous")
