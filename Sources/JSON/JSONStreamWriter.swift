@@ -8,12 +8,10 @@
 /// value, every `beginObject`/`beginArray` closed. Measured: an ID token's payload written here
 /// costs about a quarter of building its `JSONObject` and encoding it (see IDTokenMinter).
 public struct JSONStreamWriter: ~Copyable {
-    /// The output so far, in one allocation that doubles when full. Appending through a raw
-    /// pointer: `Array.append(contentsOf:)` checked uniqueness and capacity and went through its
-    /// generic copy for every two-byte piece (~90 instructions each, a third of the cost).
-    private var start: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private var count = 0
+    /// The output so far, in one allocation that doubles when full (JSONWriter's buffer). Appending
+    /// through a raw pointer: `Array.append(contentsOf:)` checked uniqueness and capacity and went
+    /// through its generic copy for every two-byte piece (~90 instructions each, a third of the cost).
+    private var output: ByteBuffer
     /// Spaces per level; 0 writes compact JSON.
     private let indent: Int
     /// Containers open around the next item.
@@ -26,18 +24,15 @@ public struct JSONStreamWriter: ~Copyable {
     /// `indent` 0 writes as `encoded()` does, 2 as `prettyEncoded()` does.
     public init(indent: Int = 0, capacity: Int = 512) {
         self.indent = indent
-        self.capacity = max(capacity, 16)
-        start = .allocate(capacity: self.capacity)
+        output = ByteBuffer(capacity: capacity)
     }
 
-    deinit { start.deallocate() }
-
     /// The JSON written so far.
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
+    public var bytes: [UInt8] { output.array() }
 
     /// The JSON written so far, lent without a copy.
     public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try body(UnsafeBufferPointer(start: start, count: count))
+        try output.withBytes(body)
     }
 
     // MARK: Structure
@@ -79,16 +74,13 @@ public struct JSONStreamWriter: ~Copyable {
         key.withUTF8Buffer { name in
             assert(!name.contains { StringBytes.isSpecial($0) }, "a StaticString key must need no escaping")
             // `"name":` with one capacity check: keys are most of a token payload's appends.
-            reserve(name.count + 4)
-            start[count] = UInt8(ascii: "\"")
-            if let source = name.baseAddress { (start + count + 1).update(from: source, count: name.count) }
-            count += 1 + name.count
-            start[count] = UInt8(ascii: "\"")
-            start[count + 1] = UInt8(ascii: ":")
-            count += 2
-            if indent > 0 {
-                start[count] = UInt8(ascii: " ")
-                count += 1
+            let spaced = indent > 0
+            output.appendInPlace(count: name.count + (spaced ? 4 : 3)) { out in
+                out[0] = UInt8(ascii: "\"")
+                if let source = name.baseAddress { (out.baseAddress! + 1).update(from: source, count: name.count) }
+                out[name.count + 1] = UInt8(ascii: "\"")
+                out[name.count + 2] = UInt8(ascii: ":")
+                if spaced { out[name.count + 3] = UInt8(ascii: " ") }
             }
         }
         afterKey = true
@@ -99,7 +91,7 @@ public struct JSONStreamWriter: ~Copyable {
     public mutating func key(escaping key: String) {
         separate()
         writeQuoted(key)
-        if indent > 0 { append(UInt8(ascii: ":"), UInt8(ascii: " ")) } else { append(UInt8(ascii: ":")) }
+        append(indent > 0 ? ": " : ":")
         afterKey = true
     }
 
@@ -134,7 +126,7 @@ public struct JSONStreamWriter: ~Copyable {
 
     public mutating func int(_ value: Int64) {
         separate()
-        writeDigits(value)
+        output.appendDecimal(value)
         needsSeparator = true
     }
 
@@ -143,31 +135,11 @@ public struct JSONStreamWriter: ~Copyable {
     public mutating func decimalString(_ value: Int64) {
         separate()
         append(UInt8(ascii: "\""))
-        writeDigits(value)
+        output.appendDecimal(value)
         append(UInt8(ascii: "\""))
         needsSeparator = true
     }
 
-    private mutating func writeDigits(_ value: Int64) {
-        if value < 0 { append(UInt8(ascii: "-")) }
-        // The magnitude as unsigned, so Int64.min has one too; digits written in place, from
-        // the last one back.
-        var magnitude = value.magnitude
-        var digitCount = 1
-        var rest = magnitude / 10
-        while rest > 0 {
-            digitCount += 1
-            rest /= 10
-        }
-        reserve(digitCount)
-        var position = count + digitCount
-        repeat {
-            position -= 1
-            start[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
-        count += digitCount
-    }
 
     public mutating func bool(_ value: Bool) {
         separate()
@@ -223,41 +195,15 @@ public struct JSONStreamWriter: ~Copyable {
     // MARK: Bytes
 
     private mutating func append(_ byte: UInt8) {
-        reserve(1)
-        start[count] = byte
-        count += 1
-    }
-
-    private mutating func append(_ first: UInt8, _ second: UInt8) {
-        reserve(2)
-        start[count] = first
-        start[count + 1] = second
-        count += 2
+        output.append(byte)
     }
 
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        reserve(bytes.count)
-        (start + count).update(from: source, count: bytes.count)
-        count += bytes.count
+        output.append(bytes)
     }
 
     private mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { append($0) }
-    }
-
-    @inline(__always)
-    private mutating func reserve(_ extra: Int) {
-        if capacity - count < extra { grow(toHold: extra) }
-    }
-
-    private mutating func grow(toHold extra: Int) {
-        let newCapacity = max(capacity * 2, count + extra)
-        let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newStart.moveInitialize(from: start, count: count)
-        start.deallocate()
-        start = newStart
-        capacity = newCapacity
+        output.append(text)
     }
 
     // MARK: Strings
@@ -276,11 +222,8 @@ public struct JSONStreamWriter: ~Copyable {
 
     private mutating func newline() {
         guard indent > 0 else { return }
-        let spaces = indent * depth
-        reserve(1 + spaces)
-        start[count] = 0x0A
-        (start + count + 1).initialize(repeating: 0x20, count: spaces)
-        count += 1 + spaces
+        output.append(0x0A)
+        output.append(repeating: 0x20, count: indent * depth)
     }
 
     private mutating func writeQuoted(_ text: String) {

@@ -87,23 +87,7 @@ private struct JSONWriter: ~Copyable {
 
     /// Decimal digits written in place, from the last one back.
     private mutating func writeInteger(_ number: Int64) {
-        if number < 0 { output.append(UInt8(ascii: "-")) }
-        // The magnitude as unsigned, so Int64.min has one too.
-        var magnitude = number.magnitude
-        var digitCount = 1
-        var rest = magnitude / 10
-        while rest > 0 {
-            digitCount += 1
-            rest /= 10
-        }
-        output.appendInPlace(count: digitCount) { digits in
-            var position = digitCount
-            repeat {
-                position -= 1
-                digits[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-        }
+        output.appendDecimal(number)
     }
 
     private mutating func writeDouble(_ number: Double) {
@@ -165,6 +149,27 @@ struct ByteBuffer: ~Copyable {
         count += repeats
     }
 
+    /// An integer's decimal digits (with `-` when negative), written in place from the last one back.
+    mutating func appendDecimal(_ number: Int64) {
+        if number < 0 { append(UInt8(ascii: "-")) }
+        // The magnitude as unsigned, so Int64.min has one too.
+        var magnitude = number.magnitude
+        var digitCount = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digitCount += 1
+            rest /= 10
+        }
+        appendInPlace(count: digitCount) { digits in
+            var position = digitCount
+            repeat {
+                position -= 1
+                digits[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+        }
+    }
+
     /// `fill` writes exactly `length` bytes at the end.
     mutating func appendInPlace(count length: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
         if capacity - count < length { grow(toHold: length) }
@@ -179,6 +184,11 @@ struct ByteBuffer: ~Copyable {
         start.deallocate()
         start = newStart
         capacity = newCapacity
+    }
+
+    /// The bytes so far, lent without a copy.
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: start, count: count))
     }
 
     func array() -> [UInt8] {
