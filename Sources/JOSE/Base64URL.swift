@@ -24,7 +24,9 @@ public enum Base64URL {
 
     public static func decode(bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var count = bytes.count
-        if bytes.contains(padding) {
+        // Only trailing padding is looked for: a `=` anywhere else is outside the alphabet below,
+        // so the text is refused either way, without a walk over every byte first.
+        if count > 0, bytes[count - 1] == padding {
             guard count % 4 == 0 else { return nil }
             let padCount = bytes.reversed().prefix { $0 == padding }.count
             guard padCount <= 2 else { return nil }

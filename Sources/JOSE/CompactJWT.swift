@@ -15,10 +15,14 @@ public struct CompactJWT: Sendable {
         // Read in place: every signInWithIdp and lookup parses a token of about a kilobyte.
         var token = token
         (header, payload, signature, signingInput) = try token.withUTF8 { token in
+            // The dots found eight bytes at a time (`ByteSearch`), where `firstIndex(of:)` and
+            // `contains` walked the kilobyte a byte at a time.
             let dot = UInt8(ascii: ".")
-            guard let first = token.firstIndex(of: dot), let second = token[(first + 1)...].firstIndex(of: dot),
-                !token[(second + 1)...].contains(dot)
-            else { throw JOSEError("token is not three segments") }
+            let first = ByteSearch.firstIndex(of: dot, in: token, range: 0..<token.count)
+            let second = first < token.count ? ByteSearch.firstIndex(of: dot, in: token, range: first + 1..<token.count) : token.count
+            guard second < token.count, !ByteSearch.contains(dot, in: token, range: second + 1..<token.count) else {
+                throw JOSEError("token is not three segments")
+            }
             func segment(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: token[range]) }
             let header = try Self.jsonObject(segment(0..<first), part: "header")
             let payload = try Self.jsonObject(segment(first + 1..<second), part: "payload")

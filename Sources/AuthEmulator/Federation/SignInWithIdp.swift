@@ -8,7 +8,33 @@ enum SignInWithIdp {
     /// fields, so the SDK can attach the updated credential (reference §3.1 step 12).
     private static let credentialCarryingErrors: Set<String> = ["FEDERATED_USER_ID_ALREADY_LINKED", "EMAIL_EXISTS"]
 
+    /// The answer as an object (the console's sign-in reads its fields).
     static func run(_ request: OperationRequest) throws -> JSONObject {
+        switch try signIn(request) {
+        case .tokens(let answer): return try answer.encoded(with: request.environment.idTokenSigner)
+        case .credentialOnly(let response): return response
+        }
+    }
+
+    /// The route's answer: the sign-in's fields and tokens written member by member
+    /// (`TokenAnswer.written`), where the object form copied the fields to add the three token
+    /// members (each looked up in every key before it) and the router then walked the tree.
+    /// Measured (bench/instructions): idp-returning 746.5k -> 741.7k, idp-new 811.9k -> 809.8k.
+    static func answer(_ request: OperationRequest) throws -> OperationResult {
+        switch try signIn(request) {
+        case .tokens(let answer): return .encodedJSON(try answer.written(with: request.environment.idTokenSigner))
+        case .credentialOnly(let response): return .json(response)
+        }
+    }
+
+    /// What a sign-in decides: tokens to encode once the transaction is over, or (with
+    /// `returnIdpCredential`) a refusal answered as the IdP fields and its `errorMessage`.
+    private enum Outcome {
+        case tokens(TokenAnswer)
+        case credentialOnly(JSONObject)
+    }
+
+    private static func signIn(_ request: OperationRequest) throws -> Outcome {
         try request.requireEnabledBeforeFields()
         let body = request.body
         if try body.bool("returnRefreshToken") == true {
@@ -45,17 +71,18 @@ enum SignInWithIdp {
                     blocking: .draft { drafted = $0 }, in: transaction)
                 return drafted
             }
-            return try request.writeGrantingTokens { transaction in
-                try transaction.requireEnabled()
-                return try decide(
-                    credential, base: base, linkingIdToken: linkingIdToken, autoCreate: autoCreate, newLocalId: newLocalId,
-                    blocking: .apply(blocking), in: transaction)
-            }
+            return .tokens(
+                try request.write { transaction in
+                    try transaction.requireEnabled()
+                    return try decide(
+                        credential, base: base, linkingIdToken: linkingIdToken, autoCreate: autoCreate, newLocalId: newLocalId,
+                        blocking: .apply(blocking), in: transaction)
+                })
         } catch let error as AuthError where returnIdpCredential && credentialCarryingErrors.contains(error.message) {
             // Decided inside the transaction, which rolled back: nothing was written.
             var response = base
             response["errorMessage"] = .string(error.message)
-            return response
+            return .credentialOnly(response)
         }
     }
 

@@ -28,7 +28,7 @@ enum RouteTable {
         Route("POST", "\(v1)/accounts:signInWithCustomToken", Operation(
             "identitytoolkit.accounts.signInWithCustomToken", .apiKeyOrOwner, SignInWithCustomToken.run)),
         Route("POST", "\(v1)/accounts:signInWithIdp", Operation(
-            "identitytoolkit.accounts.signInWithIdp", .apiKeyOrOwner, SignInWithIdp.run)),
+            "identitytoolkit.accounts.signInWithIdp", .apiKeyOrOwner, result: SignInWithIdp.answer)),
         Route("POST", "\(v1)/accounts:sendOobCode", Operation("identitytoolkit.accounts.sendOobCode", .apiKeyOrOwner, SendOobCode.run)),
         Route("POST", "\(v1)/accounts:resetPassword", Operation(
             "identitytoolkit.accounts.resetPassword", .apiKeyOrOwner, ResetPassword.run)),

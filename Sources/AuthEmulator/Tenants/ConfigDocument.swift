@@ -55,15 +55,23 @@ enum ConfigDocument {
     }
 
     static func bool(_ path: String, in object: JSONObject) -> Bool? {
-        value(at: path.split(separator: ".").map(String.init), in: object)?.boolValue
+        value(at: fields(of: path), in: object)?.boolValue
     }
 
     static func string(_ path: String, in object: JSONObject) -> String? {
-        value(at: path.split(separator: ".").map(String.init), in: object)?.stringValue
+        value(at: fields(of: path), in: object)?.stringValue
     }
 
     static func object(_ path: String, in object: JSONObject) -> JSONObject? {
-        value(at: path.split(separator: ".").map(String.init), in: object)?.objectValue
+        value(at: fields(of: path), in: object)?.objectValue
+    }
+
+    /// `"signIn.allowDuplicateEmails"` → `["signIn", "allowDuplicateEmails"]`, split at the dot's
+    /// byte (as the Character split did for these ASCII paths, empty fields dropped alike): the
+    /// Character split was ~12k instructions of every IdP sign-in, which reads
+    /// `allowDuplicateEmails` (bench/instructions idp-returning 726.8k -> 717.2k).
+    private static func fields(of path: String) -> [String] {
+        path.utf8.split(separator: UInt8(ascii: ".")).map { String(Substring($0)) }
     }
 }
 
