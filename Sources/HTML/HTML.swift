@@ -82,12 +82,15 @@ public struct HTML: Sendable, Equatable, CustomStringConvertible, ExpressibleByS
     }
 
     /// By bytes: the five are ASCII, which never occurs inside a multi-byte UTF-8 sequence. The runs
-    /// between them are copied whole.
-    static func appendEscaped(_ text: String, to output: inout [UInt8]) {
+    /// between them are copied whole. All five are at most `>`: a byte above it (letters, most of
+    /// a text) is passed with one comparison.
+    public static func appendEscaped(_ text: String, to output: inout [UInt8]) {
         var text = text
         text.withUTF8 { utf8 in
             var runStart = 0
-            for (position, byte) in utf8.enumerated() {
+            for position in utf8.indices {
+                let byte = utf8[position]
+                if byte > UInt8(ascii: ">") { continue }
                 let reference: StaticString
                 switch byte {
                 case UInt8(ascii: "&"): reference = "&amp;"

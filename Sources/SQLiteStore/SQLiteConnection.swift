@@ -129,6 +129,14 @@ public final class SQLiteConnection {
         return lastChanges
     }
 
+    /// The rowid of the last row an INSERT on this connection added (`sqlite3_last_insert_rowid`):
+    /// read from the connection, where `SELECT last_insert_rowid()` ran a statement for it
+    /// (~1.3k instructions an outbox message, callgrind).
+    public var lastInsertRowid: Int64 {
+        checkBorrower()
+        return sqlite3_last_insert_rowid(handle)
+    }
+
     private func query(_ sql: String, _ arguments: [SQLiteValue], onRow: (SQLiteRow) -> Bool) throws {
         checkBorrower()
         let statement = try statement(for: sql)

@@ -160,6 +160,82 @@ import Testing
         #expect(try emulator.refresh(String(token.dropLast())).errorMessage == "INVALID_REFRESH_TOKEN")
     }
 
+    /// A version-24 file keeps its tokens in a rowid table with a digest index; from migration 27
+    /// the digest is the table's key. Its tokens refresh, tenant and claims kept, a cleared
+    /// tenant's tokens go, and new tokens join them.
+    @Test func tokensOfAVersion24FileStillRefresh() throws {
+        let file = Self.temporaryFile()
+        defer { Self.remove(file) }
+        let issued = TestEmulator.start
+        func token(_ localId: String, tenant: String?, claims: JSONObject?, id: String) -> String {
+            RefreshTokenFormat.encode(
+                RefreshTokenRecord(
+                    token: "", scope: UserScope(projectId: Self.project, tenantId: tenant), localId: localId,
+                    signInProvider: "password", extraClaims: claims, secondFactor: nil, issuedAt: issued),
+                tokenId: id)
+        }
+        let plain = token("plainUser", tenant: nil, claims: nil, id: "t1")
+        let custom = token("customUser", tenant: nil, claims: ["role": "admin"], id: "t2")
+        let tenantToken = token("tenantUser", tenant: "team-1", claims: nil, id: "t3")
+        do {
+            let old = try SQLiteDatabase(location: .file(file), migrations: Schema.migrations.filter { $0.version <= 24 })
+            try old.write { connection in
+                for (localId, tenant) in [("plainUser", ""), ("customUser", ""), ("tenantUser", "team-1")] {
+                    try connection.execute(
+                        "INSERT INTO users (project_id, tenant_id, local_id, email, created_at) VALUES (?, ?, ?, ?, ?)",
+                        [.text(Self.project), .text(tenant), .text(localId), .text("\(localId.lowercased())@example.com"),
+                         .integer(issued.millisecondsSinceEpoch - 1000)])
+                }
+                for (token, localId, tenant, claims) in [
+                    (plain, "plainUser", "", nil), (custom, "customUser", "", #"{"role":"admin"}"#),
+                    (tenantToken, "tenantUser", "team-1", nil),
+                ] {
+                    try connection.execute(
+                        """
+                        INSERT INTO refresh_tokens (token_sha256, project_id, tenant_id, local_id, sign_in_provider,
+                            extra_claims, issued_at)
+                        VALUES (?, ?, ?, ?, 'password', ?, ?)
+                        """,
+                        [.blob(RefreshTokenRepository.digest(of: token)), .text(Self.project), .text(tenant),
+                         .text(localId), SQLiteValue(claims), .integer(issued.millisecondsSinceEpoch)])
+                }
+            }
+            #expect(old.schemaVersion == 24)
+        }
+        let emulator = try TestEmulator(dataFile: file)
+        let refreshed = try emulator.refresh(plain)
+        #expect(refreshed["user_id"] == "plainUser")
+        #expect(refreshed["refresh_token"]?.stringValue == plain)
+        let withClaims = try emulator.refresh(custom)
+        #expect(try TokenInspection.decode(withClaims["id_token"]?.stringValue).payload["role"] == "admin")
+        let tenantRefresh = try emulator.send(
+            "POST", "/securetoken.googleapis.com/v1/token?key=test-api-key",
+            json: ["grantType": "refresh_token", "refreshToken": .string(tenantToken), "tenantId": "team-1"])
+        #expect(tenantRefresh["user_id"] == "tenantUser")
+        #expect(try emulator.refresh(String(plain.dropLast())).errorMessage == "INVALID_REFRESH_TOKEN")
+
+        let fresh = try #require(try emulator.signUp("fresh@example.com")["refreshToken"]?.stringValue)
+        #expect(try emulator.refresh(fresh).status == 200)
+        #expect(try emulator.send("DELETE", "/emulator/v1/projects/\(Self.project)/tenants/team-1/accounts").status == 200)
+        let afterClear = try emulator.send(
+            "POST", "/securetoken.googleapis.com/v1/token?key=test-api-key",
+            json: ["grantType": "refresh_token", "refreshToken": .string(tenantToken), "tenantId": "team-1"])
+        #expect(afterClear.errorMessage == "INVALID_REFRESH_TOKEN")
+
+        let database = try SQLiteDatabase(location: .file(file), migrations: Schema.migrations)
+        let stored = try database.read { try $0.query("SELECT token_sha256 FROM refresh_tokens ORDER BY token_sha256") }
+        #expect(stored.map { $0[0].blob } == [plain, custom, fresh].map(RefreshTokenRepository.digest).sorted {
+            $0.lexicographicallyPrecedes($1)
+        })
+        // The digest is the key: no rowid, and no index of its own beside the scope's.
+        let indexes = try database.read {
+            try $0.query("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'refresh_tokens' AND sql IS NOT NULL")
+        }
+        #expect(indexes.map { $0[0].text } == ["refresh_tokens_by_scope"])
+        let withoutRowid = try database.read { try $0.queryFirst("SELECT sql FROM sqlite_schema WHERE name = 'refresh_tokens'") }
+        #expect(withoutRowid?[0].text?.hasSuffix("WITHOUT ROWID") == true)
+    }
+
     static func temporaryFile() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString).sqlite").path
     }

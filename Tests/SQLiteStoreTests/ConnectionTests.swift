@@ -92,6 +92,21 @@ import Testing
         }
     }
 
+    @Test func lastInsertRowidIsTheRowTheLastInsertAdded() throws {
+        let database = try SQLiteDatabase(location: .inMemory, migrations: [counterSchema])
+        try database.write { connection in
+            try connection.execute("INSERT INTO counter (id, value) VALUES (?, ?)", [41, 0])
+            #expect(connection.lastInsertRowid == 41)
+            try connection.execute("INSERT INTO counter (value) VALUES (?)", [0])
+            let newest = try connection.queryFirst("SELECT max(id) FROM counter")?[0].integer
+            #expect(connection.lastInsertRowid == newest)
+            #expect(connection.lastInsertRowid == 42)
+            // Other statements leave it as it was.
+            try connection.execute("UPDATE counter SET value = 2 WHERE id = ?", [41])
+            #expect(connection.lastInsertRowid == 42)
+        }
+    }
+
     @Test func misusesAreReportedAsErrors() throws {
         let database = try SQLiteDatabase(location: .inMemory, migrations: [])
         try database.write { connection in

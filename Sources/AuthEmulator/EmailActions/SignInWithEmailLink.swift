@@ -4,7 +4,9 @@ import JSON
 /// (DESIGN §2.2): a refused request changes nothing, so the code stays usable; signing in to an
 /// account whose email was never verified removes its password and revokes its older sessions.
 enum SignInWithEmailLink {
-    static func run(_ request: OperationRequest) throws -> JSONObject {
+    /// The answer is written member by member after the commit (`TokenAnswer.written`), as
+    /// sign-up's and password sign-in's are, not built as an object and encoded.
+    static func run(_ request: OperationRequest) throws -> OperationResult {
         try request.requireEnabledBeforeFields(.emailLink)
         let body = request.body
         let idToken = try body.nonEmptyString("idToken")
@@ -52,7 +54,7 @@ enum SignInWithEmailLink {
             return BlockingDraft(user: drafted.user, isNew: drafted.isNew)
         }
 
-        return try request.writeGrantingTokens { transaction in
+        return try request.writeGrantingTokensAnswer { transaction in
             let drafted = try draft(transaction)
             var user = drafted.user
             try blocking.apply(to: &user)

@@ -33,7 +33,7 @@ enum RouteTable {
         Route("POST", "\(v1)/accounts:resetPassword", Operation(
             "identitytoolkit.accounts.resetPassword", .apiKeyOrOwner, ResetPassword.run)),
         Route("POST", "\(v1)/accounts:signInWithEmailLink", Operation(
-            "identitytoolkit.accounts.signInWithEmailLink", .apiKeyOrOwner, SignInWithEmailLink.run)),
+            "identitytoolkit.accounts.signInWithEmailLink", .apiKeyOrOwner, result: SignInWithEmailLink.run)),
         Route("POST", "\(v1)/accounts:sendVerificationCode", Operation(
             "identitytoolkit.accounts.sendVerificationCode", .apiKeyOrOwner, PhoneSignIn.sendVerificationCode)),
         Route("POST", "\(v1)/accounts:signInWithPhoneNumber", Operation(

@@ -121,7 +121,7 @@ struct OutboxRepository {
                 message.rawSourceId.map { .integer($0) } ?? .null,
             ])
         var stored = message
-        stored.id = try connection.queryFirst("SELECT last_insert_rowid()")?[0].integer ?? 0
+        stored.id = connection.lastInsertRowid
         return stored
     }
 

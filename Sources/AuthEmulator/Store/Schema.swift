@@ -405,5 +405,43 @@ enum Schema {
                 CREATE UNIQUE INDEX provider_links_by_identity ON provider_links (project_id, tenant_id, provider_id, raw_id);
                 CREATE INDEX provider_links_by_email ON provider_links (project_id, tenant_id, email);
                 """),
+            // Numbered apart from its neighbours' steps: it touches only refresh_tokens.
+            Migration(
+            version: 27, name: "refresh tokens kept in their digest's b-tree",
+            sql: """
+                -- A token is written once and read by its digest: kept in the digest's own b-tree
+                -- (WITHOUT ROWID), it is two b-tree entries to write instead of three (rows, digest
+                -- index, scope index), one search to read instead of two. The same columns but the
+                -- rowid; the digest becomes the key. A 128-bit collision between two tokens' digests
+                -- keeps the older token, the one a lookup found before.
+                CREATE TABLE refresh_tokens_keyed (
+                    token_sha256 BLOB NOT NULL PRIMARY KEY,
+                    project_id TEXT NOT NULL,
+                    tenant_id TEXT NOT NULL,
+                    local_id TEXT NOT NULL,
+                    sign_in_provider TEXT NOT NULL,
+                    extra_claims TEXT,
+                    second_factor TEXT,
+                    issued_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                INSERT OR IGNORE INTO refresh_tokens_keyed (token_sha256, project_id, tenant_id, local_id,
+                    sign_in_provider, extra_claims, second_factor, issued_at)
+                SELECT token_sha256, project_id, tenant_id, local_id, sign_in_provider, extra_claims, second_factor,
+                    issued_at
+                FROM refresh_tokens ORDER BY id;
+                DROP TABLE refresh_tokens;
+                ALTER TABLE refresh_tokens_keyed RENAME TO refresh_tokens;
+                -- Clearing a project or tenant deletes its tokens.
+                CREATE INDEX refresh_tokens_by_scope ON refresh_tokens (project_id, tenant_id);
+                """),
+            // Numbered apart from its neighbours' steps: it touches only oob_codes.
+            Migration(
+            version: 28, name: "oob codes without the scope index",
+            sql: """
+                -- Codes are written and used (read, deleted) by the code alone. Only the `oobCodes`
+                -- listing reads a scope's codes, every unused one, oldest first: it reads the table
+                -- and sorts instead, and every sendOobCode and every use writes one b-tree less.
+                DROP INDEX oob_codes_by_scope;
+                """),
     ]
 }
