@@ -4,7 +4,7 @@ import JSON
 import SQLiteStore
 import Testing
 
-/// Oob codes are kept without an index by scope (migration 28): the `oobCodes` listing reads the
+/// Oob codes are kept without an index by scope (migration 26): the `oobCodes` listing reads the
 /// table and sorts it, oldest first and in issue order within a millisecond, as the index gave.
 @Suite struct OobCodeStorageTests {
     static let project = TestEmulator.project

@@ -160,7 +160,7 @@ import Testing
         #expect(try emulator.refresh(String(token.dropLast())).errorMessage == "INVALID_REFRESH_TOKEN")
     }
 
-    /// A version-24 file keeps its tokens in a rowid table with a digest index; from migration 27
+    /// A version-24 file keeps its tokens in a rowid table with a digest index; from migration 25
     /// the digest is the table's key. Its tokens refresh, tenant and claims kept, a cleared
     /// tenant's tokens go, and new tokens join them.
     @Test func tokensOfAVersion24FileStillRefresh() throws {

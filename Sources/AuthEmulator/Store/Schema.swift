@@ -407,7 +407,7 @@ enum Schema {
                 """),
             // Numbered apart from its neighbours' steps: it touches only refresh_tokens.
             Migration(
-            version: 27, name: "refresh tokens kept in their digest's b-tree",
+            version: 25, name: "refresh tokens kept in their digest's b-tree",
             sql: """
                 -- A token is written once and read by its digest: kept in the digest's own b-tree
                 -- (WITHOUT ROWID), it is two b-tree entries to write instead of three (rows, digest
@@ -436,7 +436,7 @@ enum Schema {
                 """),
             // Numbered apart from its neighbours' steps: it touches only oob_codes.
             Migration(
-            version: 28, name: "oob codes without the scope index",
+            version: 26, name: "oob codes without the scope index",
             sql: """
                 -- Codes are written and used (read, deleted) by the code alone. Only the `oobCodes`
                 -- listing reads a scope's codes, every unused one, oldest first: it reads the table
