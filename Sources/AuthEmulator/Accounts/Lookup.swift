@@ -9,7 +9,7 @@ enum Lookup {
             try transaction.requireEnabled()
             guard request.isPrivileged else {
                 guard let idToken = try body.nonEmptyString("idToken") else { throw AuthError.invalid("MISSING_ID_TOKEN") }
-                return [try transaction.authenticate(idToken: idToken).user]
+                return [try transaction.authenticatedUser(idToken: idToken)]
             }
             return try adminLookup(body, in: transaction)
         }

@@ -13,7 +13,7 @@ public final class AuthStore: Sendable {
     }
 
     func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
-        try database.read { try body(StoreTransaction(connection: $0)) }
+        try database.read { try body(StoreTransaction(connection: $0, readOnly: true)) }
     }
 }
 
@@ -31,8 +31,9 @@ struct StoreTransaction {
     /// The connection itself, for `afterCommit` hooks.
     let connection: SQLiteConnection
 
-    init(connection: SQLiteConnection) {
-        users = UserRepository(connection: connection)
+    /// `readOnly` for a read transaction (see `UserRepository.readOnly`).
+    init(connection: SQLiteConnection, readOnly: Bool = false) {
+        users = UserRepository(connection: connection, readOnly: readOnly)
         refreshTokens = RefreshTokenRepository(connection: connection)
         projectConfigs = ProjectConfigRepository(connection: connection)
         emulatorState = EmulatorStateRepository(connection: connection)
