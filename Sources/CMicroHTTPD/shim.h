@@ -18,11 +18,13 @@
 // a worker by the socket's number, busy or not).
 // The limits are explicit: a connection's memory pool (which holds the request line, the headers
 // and MHD's record of each header and query parameter), the number of open connections, and the
-// idle timeout. The URI log callback sees the request line before MHD parses its query.
+// idle timeout. The URI log callback sees the request line before MHD parses its query; the
+// connection notice tells when MHD has closed a connection (the server counts its own).
 static inline struct MHD_Daemon *cmhd_start_daemon(
     unsigned int connection_timeout_seconds, size_t connection_memory_bytes, unsigned int connection_limit,
     MHD_AccessHandlerCallback access_handler, MHD_RequestCompletedCallback request_completed,
-    void *(*uri_log)(void *context, const char *uri, struct MHD_Connection *connection), void *context) {
+    void *(*uri_log)(void *context, const char *uri, struct MHD_Connection *connection),
+    MHD_NotifyConnectionCallback connection_notice, void *context) {
     unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_NO_LISTEN_SOCKET;
     return MHD_start_daemon(
         flags, 0, NULL, NULL, access_handler, context,
@@ -31,13 +33,8 @@ static inline struct MHD_Daemon *cmhd_start_daemon(
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_bytes,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_URI_LOG_CALLBACK, uri_log, context,
+        MHD_OPTION_NOTIFY_CONNECTION, connection_notice, context,
         MHD_OPTION_END);
-}
-
-// MHD_get_daemon_info is variadic too; this asks it only for the daemon's open connections.
-static inline unsigned int cmhd_open_connections(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
-    return info == NULL ? 0 : info->num_connections;
 }
 
 #endif

@@ -20,6 +20,12 @@ final class RequestDispatcher: Sendable {
     /// Handler calls running now on this dispatcher's daemon thread (0 or 1), so a new connection
     /// goes to a daemon whose thread is free.
     let busy = Atomic<Int>(0)
+    /// Connections handed to this dispatcher's daemon and not yet closed by it: counted up when
+    /// handed over, down when MHD reports the connection closed. MHD's own count misses the
+    /// connections handed over but not yet taken in by the daemon's thread, so it cannot tell
+    /// how many more the daemon can take (see `MicroHTTPDaemon`). It can only err high: a
+    /// connection MHD drops as its thread takes it in (no memory for its pool) is never reported.
+    let openConnections = Atomic<Int>(0)
 
     init(handler: any HTTPHandler, maximumBodyBytes: Int, limits: HTTPLimits = HTTPLimits()) {
         self.handler = handler
@@ -50,6 +56,7 @@ final class RequestDispatcher: Sendable {
     static let requestCompleted: MHD_RequestCompletedCallback = handleCompletion
     static let requestLineReceived: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?)
         -> UnsafeMutableRawPointer? = handleRequestLine
+    static let connectionNotice: MHD_NotifyConnectionCallback = handleConnectionNotice
 }
 
 /// One request's state between MHD's calls: checked against the limits, receiving the body, then
@@ -174,6 +181,16 @@ private func handleCompletion(
     let pending = Unmanaged<PendingRequest>.fromOpaque(pointer).takeRetainedValue()
     requestContext.pointee = nil
     if pending.isCounted { Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue().inFlight.end() }
+}
+
+/// MHD calls this when a connection is taken in and when it is closed (on the daemon's thread,
+/// just before MHD itself counts it gone): the closing ends the connection's share of the limit.
+private func handleConnectionNotice(
+    context: UnsafeMutableRawPointer?, connection: OpaquePointer?, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    code: MHD_ConnectionNotificationCode
+) {
+    guard let context, code == .CONNECTION_NOTIFY_CLOSED else { return }
+    Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue().openConnections.subtract(1, ordering: .relaxed)
 }
 
 /// MHD calls this once the request line is in, before it reads the headers: the place to check

@@ -143,6 +143,46 @@ import Testing
         usleep(100_000)
         #expect(try RawHTTPConnection(port: server.port).exchange("GET", "/").status == 200)
     }
+
+    /// libmicrohttpd 0.9.75 returns with the daemon's cleanup mutex still locked when a connection
+    /// added with MHD_add_connection finds the daemon at its connection limit once its thread gets
+    /// to it (`new_connection_process_`; fixed upstream in 1.0.0), and the thread deadlocks on that
+    /// mutex at once: its connections are never answered and stopping the server hangs. Here two
+    /// connections reach a daemon one short of its limit while its thread is in a handler, so
+    /// libmicrohttpd counts neither before both are handed over.
+    @Test func connectionsHandedOverPastTheLimitLeaveTheDaemonWorking() throws {
+        let slowStarted = Signal()
+        let release = Signal()
+        let configuration = HTTPServer.Configuration(
+            port: 0, threadCount: 1, connectionTimeoutSeconds: 5, limits: HTTPLimits(maximumConnections: 2))
+        let server = HTTPServer(
+            configuration: configuration,
+            handler: RecordingHandler { request in
+                if request.path == "/slow" {
+                    slowStarted.raise()
+                    _ = release.wait(atMost: 10)
+                }
+                return HTTPResponse(status: 200)
+            })
+        try server.start()
+        // Kept until it has shut down: a wedged daemon would hang the release in `deinit` instead.
+        let kept = Unmanaged.passRetained(server)
+        let slow = try RawHTTPConnection(port: server.port, timeoutSeconds: 5)
+        try slow.sendRequest("GET", "/slow")
+        #expect(slowStarted.wait(atMost: 5))
+        let late = try (0..<2).map { _ in try RawHTTPConnection(port: server.port, timeoutSeconds: 5) }
+        for connection in late { try connection.sendRequest("GET", "/late") }
+        usleep(300_000)  // for the screener to hand both over
+        release.raise()
+        #expect(try slow.readResponse().status == 200)
+        // One fits under the limit and is answered; the other is over it and closed unanswered.
+        let answered = late.filter { (try? $0.readResponse().status) == 200 }.count
+        #expect(answered == 1)
+        #expect(try slow.exchange("GET", "/again").status == 200)
+        let stopped = shutsDown(server, within: 10)
+        #expect(stopped)
+        if stopped { kept.release() }
+    }
 }
 
 private func monotonicSeconds() -> Double {
