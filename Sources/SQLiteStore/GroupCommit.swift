@@ -39,8 +39,6 @@ final class GroupCommit: @unchecked Sendable {  // every `var` is read and writt
     private var syncing = false
     /// Threads asleep until a sync covers their target (or they are chosen to run the next one).
     private var waiters: [Waiter] = []
-    /// Threads asleep until the running sync ends (`waitUntilSyncEnds`).
-    private var syncEndWaiters: [Waiter] = []
     /// The first failed sync. It stays: after a failed fsync Linux may drop the pages it could not
     /// write and report the next fsync clean, so a retry would prove nothing. Later writes fail.
     private var failure: SQLiteError?
@@ -81,27 +79,13 @@ final class GroupCommit: @unchecked Sendable {  // every `var` is read and writt
         try waitUntilDurable(through: nil)
     }
 
-    /// Whether a sync is running now: a commit made now would wait for its end before its own sync.
-    var isSyncing: Bool { lock.withLock { syncing } }
-
-    /// Blocks until the sync running now (if any) has ended, whatever its outcome.
-    func waitUntilSyncEnds() {
-        let waiter: Waiter? = lock.withLock {
-            guard syncing else { return nil }
-            let waiter = Waiter(target: 0)
-            syncEndWaiters.append(waiter)
-            return waiter
-        }
-        _ = waiter?.sleep()
-    }
-
     /// Something else that had to reach the disk did not (a checkpoint's sync): as after a failed
     /// sync, waiters and every later write fail.
     func fail(_ error: SQLiteError) {
         let woken: [(Waiter, Waiter.Outcome)] = lock.withLock {
             failure = failure ?? Self.syncFailure(error)
             defer { waiters = [] }
-            return waiters.map { ($0, $0.target <= durable ? .done : .failed(failure!)) } + takeSyncEndWaiters()
+            return waiters.map { ($0, $0.target <= durable ? .done : .failed(failure!)) }
         }
         for (waiter, outcome) in woken { waiter.wake(outcome) }
     }
@@ -163,7 +147,6 @@ final class GroupCommit: @unchecked Sendable {  // every `var` is read and writt
                 }
             }
             waiters = left
-            woken += takeSyncEndWaiters()
             if let syncer = chooseNextSyncer() { woken.append((syncer, .sync(through: finished))) }
             // The syncer's own commit finished before its sync started, so it is covered.
             if case .failure = outcome { return .failed(failure!) }
@@ -171,12 +154,6 @@ final class GroupCommit: @unchecked Sendable {  // every `var` is read and writt
         }
         for (waiter, outcome) in woken { waiter.wake(outcome) }
         return mine
-    }
-
-    /// Every `waitUntilSyncEnds` caller, to be woken. Under `lock`.
-    private func takeSyncEndWaiters() -> [(Waiter, Waiter.Outcome)] {
-        defer { syncEndWaiters = [] }
-        return syncEndWaiters.map { ($0, .done) }
     }
 
     /// With no sync running: the first waiter whose target has finished committing, taken out of

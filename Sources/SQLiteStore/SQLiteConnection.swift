@@ -240,52 +240,6 @@ public final class SQLiteConnection {
         }
     }
 
-    // MARK: A transaction shared by several writes (SQLiteDatabase's batches)
-
-    /// Whether a transaction is open. SQLite rolls a whole transaction back by itself after a few
-    /// errors (SQLITE_FULL, SQLITE_NOMEM, some I/O errors), not only the failed statement.
-    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
-
-    /// Runs `body` as one write of a shared transaction: `opening` begins it (and on error rolls
-    /// it back: it holds nothing else yet); otherwise the transaction is open and `body` runs in a
-    /// savepoint, so its error undoes only its own changes. Answers what `body` returned and the
-    /// hooks it registered with `afterCommit`, which the caller runs once the commit is durable.
-    func runInSharedTransaction<T>(
-        opening: Bool, _ body: (SQLiteConnection) throws -> T
-    ) throws -> (result: T, hooks: [() -> Void]) {
-        try lend(readOnly: false) { connection in
-            try execute(opening ? "BEGIN IMMEDIATE" : "SAVEPOINT shared_write")
-            commitHooks = []
-            defer { commitHooks = [] }
-            do {
-                let result = try body(connection)
-                if !opening { try execute("RELEASE shared_write") }
-                return (result, commitHooks)
-            } catch {
-                if opening {
-                    if isInTransaction { try? execute("ROLLBACK") }
-                } else if isInTransaction {
-                    try? execute("ROLLBACK TO shared_write")
-                    try? execute("RELEASE shared_write")
-                }
-                throw error
-            }
-        }
-    }
-
-    /// Commits the open shared transaction (`beforeCommit` first; when either fails, rolls back).
-    func commitSharedTransaction(beforeCommit: () throws -> Void) throws {
-        try lend(readOnly: false) { _ in
-            do {
-                try beforeCommit()
-                try execute("COMMIT")
-            } catch {
-                if isInTransaction { try? execute("ROLLBACK") }
-                throw error
-            }
-        }
-    }
-
     private func checkBorrower() {
         precondition(
             borrower == currentThreadID(),

@@ -8,11 +8,11 @@ internal import CSQLite
 /// process with a precondition failure. Inside a closure, use the connection it was given.
 ///
 /// `@unchecked Sendable` is safe because nothing mutable here is touched without a lock:
-/// `writer` and `openBatch` are used only while holding `writerLock` (for `.inMemory` that includes
-/// every read, since the database lives in that one connection); each `readers` connection is used
-/// only by the thread that checked it out of the pool, whose own state is under the pool's lock; the
-/// rest is immutable after `init` (`groupCommit` has its own lock). Connections never leave the
-/// closures (`SQLiteConnection` checks its borrower thread).
+/// `writer` is used only while holding `writerLock` (for `.inMemory` that includes every read,
+/// since the database lives in that one connection); each `readers` connection is used only by the
+/// thread that checked it out of the pool, whose own state is under the pool's lock; the rest is
+/// immutable after `init` (`groupCommit` has its own lock). Connections never leave the closures (`SQLiteConnection` checks its
+/// borrower thread).
 public final class SQLiteDatabase: @unchecked Sendable {
     public enum Location: Sendable, Equatable {
         case inMemory
@@ -26,13 +26,6 @@ public final class SQLiteDatabase: @unchecked Sendable {
     private let nesting = ReentrancyGuard()
     /// For a file: the shared WAL syncs; nil in memory, where nothing is synced.
     private let groupCommit: GroupCommit?
-    /// For a file: the write transaction still open for more writes to join (see `write`); only
-    /// touched under `writerLock`.
-    private var openBatch: WriteBatch?
-    /// Writes one transaction holds at most, so a steady stream of them cannot keep the first
-    /// waiting for its commit.
-    private let batchCapacity: Int
-    static let defaultBatchCapacity = 64
     /// For a file: checkpoints on a thread of its own instead of inside a commit; nil in memory.
     private let checkpointer: Checkpointer?
     private let appliedVersion: Int
@@ -53,16 +46,13 @@ public final class SQLiteDatabase: @unchecked Sendable {
     }
 
     /// `makeSync` gets the paths of the `-wal` file and of the database file, and answers what
-    /// syncs the log (tests wrap it). A checkpoint starts once the log holds `checkpointThresholdFrames`;
-    /// a shared write transaction commits once it holds `batchCapacity` writes.
+    /// syncs the log (tests wrap it). A checkpoint starts once the log holds `checkpointThresholdFrames`.
     init(
         location: Location, migrations: [Migration],
         checkpointThresholdFrames: Int = Checkpointer.defaultThresholdFrames,
-        batchCapacity: Int = SQLiteDatabase.defaultBatchCapacity,
         makeSync: (_ logPath: String, _ databasePath: String) -> @Sendable () throws -> Void
     ) throws {
         precondition(sqlite3_threadsafe() != 0, "SQLiteStore needs an SQLite built thread-safe")
-        self.batchCapacity = batchCapacity
         switch location {
         case .inMemory:
             // The memdb VFS rather than ":memory:": a commit to ":memory:" walks the page cache, which
@@ -149,98 +139,19 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// with the writer lock released so that later writers commit meanwhile and share the next
     /// sync; when the sync fails it throws. Hooks registered with `afterCommit` run after that
     /// (the commit durable, the writer lock released).
-    ///
-    /// For a file, writes that arrive while a sync runs share one transaction (`WriteBatch`), each
-    /// in a savepoint of its own, committed once that sync ends: they would have waited for its end
-    /// anyway, and one commit writes a page they all change (the table's and each index's last
-    /// leaf) to the log once instead of once per write, which the next sync then has to write out.
-    /// A write still sees every write before it and none after; one that throws undoes only its own
-    /// changes (unless SQLite rolled the whole transaction back: then the others fail with it, and
-    /// none of them was answered yet).
     public func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        if let groupCommit { return try writeInBatch(body, groupCommit) }
-        let (result, hooks) = try nesting.run {
+        let (result, hooks, ticket) = try nesting.run {
             try writerLock.withLock {
-                let result = try writer.transaction(begin: "BEGIN IMMEDIATE", body)
-                return (result, writer.takeCommittedHooks())
+                var ticket: UInt64?
+                defer { if let ticket { groupCommit?.finish(ticket) } }
+                let result = try writer.transaction(
+                    begin: "BEGIN IMMEDIATE", beforeCommit: { ticket = try groupCommit?.takeTicket() }, body)
+                return (result, writer.takeCommittedHooks(), ticket)
             }
         }
+        if let ticket { try groupCommit?.waitUntilDurable(ticket) }
         for hook in hooks { hook() }
         return result
-    }
-
-    private func writeInBatch<T>(_ body: (SQLiteConnection) throws -> T, _ groupCommit: GroupCommit) throws -> T {
-        let (result, hooks, batch, duty) = try nesting.run {
-            try writerLock.withLock { () throws -> (T, [() -> Void], WriteBatch, CommitDuty) in
-                if let batch = openBatch {
-                    let (result, hooks) = try join(batch, body)
-                    let duty = batch.members >= batchCapacity ? CommitDuty.made(commitOpenBatch(groupCommit)) : .none
-                    return (result, hooks, batch, duty)
-                }
-                let (result, hooks) = try writer.runInSharedTransaction(opening: true, body)
-                let batch = WriteBatch()
-                openBatch = batch
-                // Nothing to wait for: commit alone now (the usual case without concurrent writers).
-                return (result, hooks, batch, groupCommit.isSyncing ? .onceSyncEnds : .made(commitOpenBatch(groupCommit)))
-            }
-        }
-        switch duty {
-        case .none:
-            break
-        case .onceSyncEnds:
-            groupCommit.waitUntilSyncEnds()
-            // Unless a write that filled it up has committed it meanwhile.
-            let committed = writerLock.withLock { openBatch === batch ? commitOpenBatch(groupCommit) : nil }
-            if let committed { settle(batch, committed, groupCommit) }
-        case .made(let committed):
-            settle(batch, committed, groupCommit)
-        }
-        try batch.waitUntilDurable()
-        for hook in hooks { hook() }
-        return result
-    }
-
-    /// What a write that leaves the writer lock still has to do for its batch.
-    private enum CommitDuty {
-        /// Nothing: whoever commits the batch tells it when it is durable.
-        case none
-        /// It opened the batch while a sync ran: commit it once that sync ends.
-        case onceSyncEnds
-        /// It committed the batch (with this ticket, or failing): sync it and tell the others.
-        case made(Result<UInt64, any Error>)
-    }
-
-    /// Under `writerLock`: runs `body` in a savepoint of the open `batch`. When SQLite rolled the
-    /// whole transaction back, the batch's earlier writes are gone too: it fails for all of them.
-    private func join<T>(_ batch: WriteBatch, _ body: (SQLiteConnection) throws -> T) throws -> (T, [() -> Void]) {
-        do {
-            let answer = try writer.runInSharedTransaction(opening: false, body)
-            batch.members += 1
-            return answer
-        } catch {
-            if !writer.isInTransaction {
-                openBatch = nil
-                batch.settle(.failure(SQLiteError(
-                    code: 4, message: "the transaction was rolled back by another write in it: \(error)", sql: nil)))  // SQLITE_ABORT
-            }
-            throw error
-        }
-    }
-
-    /// Under `writerLock`: commits the open transaction; answers its group-commit ticket.
-    private func commitOpenBatch(_ groupCommit: GroupCommit) -> Result<UInt64, any Error> {
-        openBatch = nil
-        var ticket: UInt64?
-        let outcome = Result { try writer.commitSharedTransaction { ticket = try groupCommit.takeTicket() } }
-        if let ticket { groupCommit.finish(ticket) }
-        return outcome.map { ticket! }
-    }
-
-    /// Without the writer lock, by the write that committed `batch`: waits until the commit is
-    /// durable, then wakes every member (each sleeps once, here, rather than for the commit and
-    /// again for its sync).
-    private func settle(_ batch: WriteBatch, _ committed: Result<UInt64, any Error>, _ groupCommit: GroupCommit) {
-        batch.settle(committed.flatMap { ticket in Result { try groupCommit.waitUntilDurable(ticket) } })
     }
 
     /// Runs `body` in a read transaction that sees one consistent snapshot. Writing in it fails.
