@@ -54,8 +54,8 @@ public final class AuthEmulator: Sendable {
 
     /// With `--data` a write's thread sleeps until a shared fsync covers its commit (group commit
     /// in SQLiteStore), so more threads than cores let more writes share each sync. 32, one per
-    /// connection of the bench's load: signup-data 16 -> 32 threads, ~6.3k -> ~7.5k req/s and CPU
-    /// per request ~103 -> ~95 µs (three interleaved rounds, with writes sharing transactions).
+    /// connection of the bench's load: signup-data 16 -> 32 threads, 8.2k, 8.3k, 9.0k -> 8.4k,
+    /// 9.1k, 10.3k req/s and p99 19, 19, 19 -> 20, 19, 28 ms (three interleaved rounds).
     static let threadCountWithData = 32
 
     public let configuration: Configuration
