@@ -38,6 +38,10 @@ public enum Base64URL {
         // each group was checked once rather than each character).
         let leftover = count % 4
         let outputCount = count / 4 * 3 + (leftover == 0 ? 0 : leftover - 1)
+        // Not through `unsafeUninitializedCapacity`: for 0 it hands back the shared empty array's
+        // storage and writes its count there, a race ThreadSanitizer reports when two threads
+        // decode an empty part (an unsigned token's signature) at once.
+        if outputCount == 0 { return [] }
         var valid = true
         let output = sextets.withUnsafeBufferPointer { sextets in
             [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
