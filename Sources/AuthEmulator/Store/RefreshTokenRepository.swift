@@ -8,7 +8,7 @@ import SQLiteStore
 ///
 /// The store keeps the first 16 bytes of the string's SHA-256, not the string (about 300 bytes of
 /// base64 JSON, and as much again in its index), as the key of the table's own b-tree (migration
-/// 27): a lookup hashes the token presented and searches for all 16 bytes.
+/// 25): a lookup hashes the token presented and searches for all 16 bytes.
 struct RefreshTokenRecord: Sendable {
     var token: String
     var scope: UserScope
