@@ -101,7 +101,7 @@ public struct HTML: Sendable, Equatable, CustomStringConvertible, ExpressibleByS
                 default: continue
                 }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
-                output.append(contentsOf: UnsafeBufferPointer(start: reference.utf8Start, count: reference.utf8CodeUnitCount))
+                output.append(reference)
                 runStart = position + 1
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
@@ -112,12 +112,29 @@ public struct HTML: Sendable, Equatable, CustomStringConvertible, ExpressibleByS
 extension HTML {
     /// A whole page: doctype, UTF-8, a viewport for phones, the title and an inline stylesheet.
     public static func page(title: String, style: HTML = "", body: HTML) -> HTML {
-        """
-        <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(title)</title><style>\(style)</style></head>
-        <body>\(body)</body></html>
-        """
+        HTML(trusted: String(decoding: pageBytes(title: title, styleMarkup: style.markup, bodyMarkup: Array(body.markup.utf8)), as: UTF8.self))
+    }
+
+    /// `page`'s bytes around markup that is already escaped: an email's body is written as bytes.
+    /// Concrete types: a generic function called from another module runs unspecialised.
+    public static func pageBytes(title: String, styleMarkup: String = "", bodyMarkup: [UInt8]) -> [UInt8] {
+        var page: [UInt8] = []
+        page.reserveCapacity(bodyMarkup.count + styleMarkup.utf8.count + 2 * title.utf8.count + 200)
+        page.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
+        page.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
+        appendEscaped(title, to: &page)
+        page.append("</title><style>")
+        page.append(contentsOf: styleMarkup.utf8)
+        page.append("</style></head>\n<body>")
+        page.append(contentsOf: bodyMarkup)
+        page.append("</body></html>")
+        return page
+    }
+}
+
+extension [UInt8] {
+    /// A literal's bytes, copied straight from where the compiler put them.
+    public mutating func append(_ literal: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 }

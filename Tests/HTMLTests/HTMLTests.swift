@@ -42,4 +42,17 @@ import Testing
         #expect(page.markup.contains("<meta charset=\"utf-8\">"))
         #expect(page.markup.contains("<title>A&lt;B</title>"))
     }
+
+    @Test func pageIsTheWholeDocumentAndItsBytesAreTheSame() {
+        let page = HTML.page(title: "A&B", style: "p{color:red}", body: "<p>\("x<y")</p>")
+        #expect(page.markup == """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>A&amp;B</title><style>p{color:red}</style></head>
+            <body><p>x&lt;y</p></body></html>
+            """)
+        let bytes = HTML.pageBytes(title: "A&B", styleMarkup: "p{color:red}", bodyMarkup: Array("<p>x&lt;y</p>".utf8))
+        #expect(String(decoding: bytes, as: UTF8.self) == page.markup)
+    }
 }

@@ -121,17 +121,9 @@ private struct EmailBodies {
 
     var text: String { String(decoding: textBytes, as: UTF8.self) }
 
-    /// `HTML.page(title:body:)` with an empty style, around the body written so far.
+    /// `HTML.page(title:body:)` around the body written so far.
     func htmlPage(title: String) -> String {
-        var page: [UInt8] = []
-        page.reserveCapacity(body.count + 2 * title.utf8.count + 200)
-        page.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
-        page.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
-        HTML.appendEscaped(title, to: &page)
-        page.append("</title><style></style></head>\n<body>")
-        page.append(contentsOf: body)
-        page.append("</body></html>")
-        return String(decoding: page, as: UTF8.self)
+        String(decoding: HTML.pageBytes(title: title, bodyMarkup: body), as: UTF8.self)
     }
 
     /// A piece of text, in both bodies.
@@ -143,12 +135,5 @@ private struct EmailBodies {
     private func append(_ piece: String, to bytes: inout [UInt8]) {
         var piece = piece
         piece.withUTF8 { bytes.append(contentsOf: $0) }
-    }
-}
-
-extension [UInt8] {
-    /// A literal's bytes, copied straight from where the compiler put them.
-    fileprivate mutating func append(_ literal: StaticString) {
-        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 }
