@@ -1,5 +1,5 @@
-/// Finds one byte in a buffer eight bytes at a time, as `StringBytes` finds the bytes a JSON
-/// string escapes: a JWT or a form body is a kilobyte with a handful of delimiters, and a
+/// Finds one byte in a buffer eight bytes at a time (`ByteWord`), as `StringBytes` finds the bytes
+/// a JSON string escapes: a JWT or a form body is a kilobyte with a handful of delimiters, and a
 /// byte-at-a-time search (`firstIndex(of:)`, `split`) costs about four instructions a byte.
 public enum ByteSearch {
     /// The position of the first `byte` in `bytes[range]`, or `range.upperBound` when there is none.
@@ -9,15 +9,9 @@ public enum ByteSearch {
         let end = range.upperBound
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let pattern = ones &* UInt64(byte)
             while end - index >= 8 {
-                // The bytes equal to `byte` are the zero bytes of `word`. The "has a zero byte" test
-                // (Hacker's Delight) can mark a byte above a real zero, never one below it, so the
-                // lowest mark is exactly the first match.
-                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ pattern
-                let zeros = (word &- ones) & ~word & 0x8080_8080_8080_8080
-                if zeros != 0 { return index + zeros.trailingZeroBitCount / 8 }
+                let matches = ByteWord.marks(of: byte, in: ByteWord.load(raw, at: index))
+                if matches != 0 { return index + matches.trailingZeroBitCount / 8 }
                 index += 8
             }
         }

@@ -64,12 +64,12 @@ enum StringBytes {
             let raw = UnsafeRawPointer(base)
             var highBits: UInt64 = 0
             while bytes.count - index >= 8 {
-                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let word = ByteWord.load(raw, at: index)
                 if hasSpecial(word) { break }
                 highBits |= word
                 index += 8
             }
-            if highBits & 0x8080_8080_8080_8080 != 0 { nonASCII = true }
+            if highBits & ByteWord.highBits != 0 { nonASCII = true }
         }
         while index < bytes.count {
             let byte = bytes[index]
@@ -80,18 +80,10 @@ enum StringBytes {
         return index
     }
 
-    /// Whether any of the word's eight bytes is special. Each test is the classic "has a byte
-    /// less than n" (Hacker's Delight): never a false negative, and a false positive only above
-    /// a true hit, so a zero answer is exact.
+    /// Whether any of the word's eight bytes is special: a quote, a backslash or a control byte.
     @inline(__always)
     static func hasSpecial(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let control = (word &- ones &* 0x20) & ~word
-        let isQuote = (quote &- ones) & ~quote
-        let isBackslash = (backslash &- ones) & ~backslash
-        return (control | isQuote | isBackslash) & high != 0
+        ByteWord.marks(below: 0x20, in: word) | ByteWord.marks(of: UInt8(ascii: "\""), in: word)
+            | ByteWord.marks(of: UInt8(ascii: "\\"), in: word) != 0
     }
 }
