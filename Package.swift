@@ -55,7 +55,7 @@ let package = Package(
         // A raw HTTP/1.1 client over a real socket, for the test targets only.
         .target(name: "HTTPTestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport", "Threads"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"]),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"]),

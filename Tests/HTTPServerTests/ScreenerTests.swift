@@ -179,7 +179,7 @@ import Testing
         let answered = late.filter { (try? $0.readResponse().status) == 200 }.count
         #expect(answered == 1)
         #expect(try slow.exchange("GET", "/again").status == 200)
-        let stopped = shutsDown(server, within: 10)
+        let stopped = try shutsDown(server, within: 10)
         #expect(stopped)
         if stopped { kept.release() }
     }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import HTTPServer
+import Threads
 import Synchronization
 
 /// A handler that records every request and answers with whatever the test supplies.
@@ -99,21 +100,11 @@ final class Signal: Sendable {
 /// Shuts `server` down on a thread of its own and waits at most `seconds` for it; false when it
 /// has not returned by then. The thread is detached and keeps the server, so a shutdown that
 /// never returns (a wedged libmicrohttpd thread) fails the test instead of hanging the suite.
-func shutsDown(_ server: HTTPServer, within seconds: Double) -> Bool {
-    final class Work {
-        let server: HTTPServer
-        let done = Signal()
-        init(_ server: HTTPServer) { self.server = server }
-    }
-    let work = Work(server)
-    var thread = pthread_t()
-    let created = pthread_create(&thread, nil, { raw in
-        let work = Unmanaged<Work>.fromOpaque(raw!).takeRetainedValue()
-        work.server.shutdown(gracePeriodSeconds: 1)
-        work.done.raise()
-        return nil
-    }, Unmanaged.passRetained(work).toOpaque())
-    precondition(created == 0, "pthread_create failed")
-    pthread_detach(thread)
-    return work.done.wait(atMost: seconds)
+func shutsDown(_ server: HTTPServer, within seconds: Double) throws -> Bool {
+    let done = Signal()
+    try PosixThread {
+        server.shutdown(gracePeriodSeconds: 1)
+        done.raise()
+    }.detach()
+    return done.wait(atMost: seconds)
 }
