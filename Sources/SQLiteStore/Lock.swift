@@ -45,3 +45,35 @@ func currentThreadID() -> UInt {
     UInt(pthread_self())
     #endif
 }
+
+/// A pthread read/write lock that prefers writers, so a steady stream of reads cannot starve one.
+final class ReadWriteLock: @unchecked Sendable {  // the pthread object is the synchronisation
+    private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+
+    init() {
+        var attributes = pthread_rwlockattr_t()
+        pthread_rwlockattr_init(&attributes)
+        #if canImport(Glibc)
+        pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
+        #endif
+        pthread_rwlock_init(lock, &attributes)
+        pthread_rwlockattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_rwlock_destroy(lock)
+        lock.deallocate()
+    }
+
+    func reading<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_rwlock_rdlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        return try body()
+    }
+
+    func writing<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_rwlock_wrlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        return try body()
+    }
+}

@@ -1,5 +1,5 @@
-/// Read-only connections to one WAL database file, opened on demand up to `capacity`; each is used
-/// by one thread at a time, between check-out and check-in.
+/// Read-only connections to one database (a WAL file, or a memdb shared in the process), opened on
+/// demand up to `capacity`; each is used by one thread at a time, between check-out and check-in.
 final class ReaderPool: @unchecked Sendable {  // `idle` and `openCount` are only touched under `lock`
     private let lock = Lock()
     private var idle: [SQLiteConnection] = []

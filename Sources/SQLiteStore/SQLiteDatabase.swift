@@ -1,18 +1,18 @@
 internal import CSQLite
 
-/// The database: WAL, foreign keys on, migrations applied at open. Writes are serialised and
-/// each `write` is one transaction that is committed before it returns; for a file, also on disk
-/// (group commit: see `GroupCommit`), and a `read` answers only with data that is on disk.
+/// The database: foreign keys on, migrations applied at open; a file in WAL mode, or memory.
+/// Writes are serialised and each `write` is one transaction that is committed before it returns;
+/// for a file, also on disk (group commit: see `GroupCommit`), and a `read` answers only with data
+/// that is on disk. Reads run on read-only connections of their own, in parallel with each other.
 ///
 /// `read` and `write` must not be nested (not even `read` inside `write`): a nested call stops the
 /// process with a precondition failure. Inside a closure, use the connection it was given.
 ///
 /// `@unchecked Sendable` is safe because nothing mutable here is touched without a lock:
-/// `writer` is used only while holding `writerLock` (for `.inMemory` that includes every read,
-/// since the database lives in that one connection); each `readers` connection is used only by the
+/// `writer` is used only while holding `writerLock`; each `readers` connection is used only by the
 /// thread that checked it out of the pool, whose own state is under the pool's lock; the rest is
-/// immutable after `init` (`groupCommit` has its own lock). Connections never leave the closures (`SQLiteConnection` checks its
-/// borrower thread).
+/// immutable after `init` (`groupCommit` has its own lock). Connections never leave the closures
+/// (`SQLiteConnection` checks its borrower thread).
 public final class SQLiteDatabase: @unchecked Sendable {
     public enum Location: Sendable, Equatable {
         case inMemory
@@ -21,9 +21,12 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     private let writer: SQLiteConnection
     private let writerLock = Lock()
-    /// Read-only connections for a file database; nil in memory, where reads use `writer`.
-    private let readers: ReaderPool?
+    private let readers: ReaderPool
     private let nesting = ReentrancyGuard()
+    /// In memory: reads hold it shared, writes exclusively, so that SQLite's own locks never
+    /// collide (a commit that found a reader would wait in SQLite's busy handler, in milliseconds).
+    /// Nil for a file, where WAL lets readers and the writer run at once.
+    private let memoryGate: ReadWriteLock?
     /// For a file: the shared WAL syncs; nil in memory, where nothing is synced.
     private let groupCommit: GroupCommit?
     /// For a file: checkpoints on a thread of its own instead of inside a commit; nil in memory.
@@ -38,6 +41,9 @@ public final class SQLiteDatabase: @unchecked Sendable {
     static let logSizeLimitBytes = 64 << 20
     /// Readers in parallel; more than the writer can usefully keep up with on a small machine is waste.
     private static let readerCapacity = 4
+    /// The page cache holds copies of pages that memdb already keeps in memory, so a miss costs a
+    /// 4 KiB memcpy, not I/O: 512 KiB instead of SQLite's 2 MiB default.
+    private static let memoryCacheSize = "PRAGMA cache_size = -512;"
 
     public convenience init(location: Location, migrations: [Migration]) throws {
         try self.init(location: location, migrations: migrations) {
@@ -56,28 +62,30 @@ public final class SQLiteDatabase: @unchecked Sendable {
         switch location {
         case .inMemory:
             // The memdb VFS rather than ":memory:": a commit to ":memory:" walks the page cache, which
-            // grows with the database, so writes slowed as users piled up. A name of our own keeps
-            // each database private (memdb names starting with "/" would be shared in the process).
-            writer = try SQLiteConnection.open(
-                "file:auth-emulator-\(UInt64.random(in: 0...UInt64.max))?vfs=memdb",
-                flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI)
+            // grows with the database, so writes slowed as users piled up. A name starting with "/"
+            // is shared by the connections of this process, so that reads have connections of
+            // their own; the random part keeps each database private.
+            let uri = "file:/auth-emulator-\(UInt64.random(in: 0...UInt64.max))?vfs=memdb"
+            writer = try SQLiteConnection.open(uri, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI)
             try Self.configure(writer, durable: false)
-            // No other connection ever opens this database, so the writer keeps its lock instead
-            // of taking and dropping it (and re-checking the file for changes) in every transaction.
             // Nothing in memory can be synced, so the pager need not order its writes for a sync.
-            try writer.executeScript("PRAGMA locking_mode = EXCLUSIVE; PRAGMA synchronous = OFF;")
-            // The page cache holds copies of pages that memdb already keeps in memory, so a miss
-            // costs a 4 KiB memcpy, not I/O: 512 KiB instead of SQLite's 2 MiB default.
-            try writer.executeScript("PRAGMA cache_size = -512;")
+            try writer.executeScript("PRAGMA synchronous = OFF;")
+            try writer.executeScript(Self.memoryCacheSize)
             // Bounded by the machine's memory, as the official emulator's state is, rather than by
             // SQLite's 1 GiB default: an outbox of large app mails reached it in a few seconds.
             writer.memoryDatabaseSizeLimit(Self.memoryDatabaseLimitBytes)
-            readers = nil
+            readers = ReaderPool(capacity: Self.readerCapacity) {
+                let reader = try SQLiteConnection.open(uri, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+                try reader.executeScript(Self.memoryCacheSize)
+                return reader
+            }
+            memoryGate = ReadWriteLock()
             groupCommit = nil
             checkpointer = nil
         case .file(let path):
             writer = try SQLiteConnection.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             try Self.configure(writer, durable: true)
+            memoryGate = nil
             readers = ReaderPool(capacity: Self.readerCapacity) {
                 let reader = try SQLiteConnection.open(path, flags: SQLITE_OPEN_READONLY)
                 try reader.executeScript("PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds);")
@@ -113,7 +121,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
         // The checkpointer and readers first: the last connection to close checkpoints the WAL,
         // and only the writer can.
         checkpointer?.stop()
-        readers?.closeAll()
+        readers.closeAll()
     }
 
     private static func configure(_ connection: SQLiteConnection, durable: Bool) throws {
@@ -141,12 +149,14 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// (the commit durable, the writer lock released).
     public func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         let (result, hooks, ticket) = try nesting.run {
-            try writerLock.withLock {
-                var ticket: UInt64?
-                defer { if let ticket { groupCommit?.finish(ticket) } }
-                let result = try writer.transaction(
-                    begin: "BEGIN IMMEDIATE", beforeCommit: { ticket = try groupCommit?.takeTicket() }, body)
-                return (result, writer.takeCommittedHooks(), ticket)
+            try excludingMemoryReads {
+                try writerLock.withLock {
+                    var ticket: UInt64?
+                    defer { if let ticket { groupCommit?.finish(ticket) } }
+                    let result = try writer.transaction(
+                        begin: "BEGIN IMMEDIATE", beforeCommit: { ticket = try groupCommit?.takeTicket() }, body)
+                    return (result, writer.takeCommittedHooks(), ticket)
+                }
             }
         }
         if let ticket { try groupCommit?.waitUntilDurable(ticket) }
@@ -157,17 +167,22 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// Runs `body` in a read transaction that sees one consistent snapshot. Writing in it fails.
     public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try nesting.run {
-            if let readers {
-                // Read-only connections: SQLite itself refuses writes.
-                let result = try readers.withConnection { try $0.transaction(begin: "BEGIN DEFERRED", body) }
-                // The snapshot may hold commits whose writers still wait for their sync.
-                try groupCommit?.waitUntilVisibleCommitsAreDurable()
-                return result
+            // Read-only connections: SQLite itself refuses writes.
+            if let memoryGate {
+                // No BEGIN and COMMIT: holding the gate already keeps every write out of the snapshot.
+                return try memoryGate.reading { try readers.withConnection { try $0.lend(readOnly: true, body) } }
             }
-            // The shared writer connection refuses statements that could write, for this read. No
-            // BEGIN and COMMIT: holding the writer lock already keeps every write out of the snapshot.
-            return try writerLock.withLock { try writer.lend(readOnly: true, body) }
+            let result = try readers.withConnection { try $0.transaction(begin: "BEGIN DEFERRED", body) }
+            // The snapshot may hold commits whose writers still wait for their sync.
+            try groupCommit?.waitUntilVisibleCommitsAreDurable()
+            return result
         }
+    }
+
+    /// In memory, a write also keeps every read out while it runs (see `memoryGate`).
+    private func excludingMemoryReads<T>(_ body: () throws -> T) rethrows -> T {
+        guard let memoryGate else { return try body() }
+        return try memoryGate.writing(body)
     }
 
     /// The highest migration version applied.

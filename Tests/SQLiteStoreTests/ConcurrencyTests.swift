@@ -20,11 +20,12 @@ import Testing
         }
     }
 
-    @Test func readersInParallelWithAWriterSeeConsistentSnapshots() throws {
+    @Test(arguments: Storage.allCases)
+    func readersInParallelWithAWriterSeeConsistentSnapshots(_ storage: Storage) throws {
         let accounts = Migration(
             version: 1, name: "accounts",
             sql: "CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance INTEGER NOT NULL); INSERT INTO accounts VALUES (1, 500), (2, 500);")
-        try withDatabase(.file, migrations: [accounts]) { database in
+        try withDatabase(storage, migrations: [accounts]) { database in
             let writerDone = Atomic(false)
             let reads = Atomic(0)
             let brokenSums = Mutex<[Int64]>([])
@@ -76,14 +77,67 @@ import Testing
         }
     }
 
-    @Test func manyParallelReadsShareTheReaderPool() throws {
-        try withDatabase(.file, migrations: [counterSchema]) { database in
+    @Test(arguments: Storage.allCases)
+    func manyParallelReadsShareTheReaderPool(_ storage: Storage) throws {
+        try withDatabase(storage, migrations: [counterSchema]) { database in
             try runOnThreads(8) { _ in  // more threads than pooled readers: some wait their turn
                 for _ in 0..<100 {
                     let value = try database.read { try $0.queryFirst("SELECT value FROM counter")?[0] }
                     guard value == 0 else { throw ExpectedFailure() }
                 }
             }
+        }
+    }
+
+    /// In memory too, reads have connections of their own: one read finishes while another is open.
+    @Test(arguments: Storage.allCases)
+    func aReadDoesNotWaitForAnotherRead(_ storage: Storage) throws {
+        try withDatabase(storage, migrations: [counterSchema]) { database in
+            let firstIsReading = DispatchSemaphore(value: 0)
+            let secondFinished = DispatchSemaphore(value: 0)
+            let secondFinishedInTime = Mutex(false)
+            try runOnThreads(2) { index in
+                if index == 0 {
+                    _ = try database.read { connection in
+                        firstIsReading.signal()
+                        // A second read queued behind this one would time out here instead of hanging the suite.
+                        secondFinishedInTime.withLock { $0 = secondFinished.wait(timeout: .now() + 5) == .success }
+                        return try connection.queryFirst("SELECT value FROM counter")?[0]
+                    }
+                } else {
+                    firstIsReading.wait()
+                    let value = try database.read { try $0.queryFirst("SELECT value FROM counter")?[0] }
+                    guard value == 0 else { throw ExpectedFailure() }
+                    secondFinished.signal()
+                }
+            }
+            #expect(secondFinishedInTime.withLock { $0 })
+        }
+    }
+
+    /// A write that starts while a read is open commits (in memory once the read is over, with no
+    /// SQLITE_BUSY from SQLite's own locks), and the open read never sees it between its statements.
+    @Test(arguments: Storage.allCases)
+    func aWriteDuringAnOpenReadCommitsAndStaysOutOfItsSnapshot(_ storage: Storage) throws {
+        try withDatabase(storage, migrations: [counterSchema]) { database in
+            let isReading = DispatchSemaphore(value: 0)
+            let seen = Mutex<[Int64]>([])
+            try runOnThreads(2) { index in
+                if index == 0 {
+                    try database.read { connection in
+                        let before = try connection.queryFirst("SELECT value FROM counter")?[0].integer ?? -1
+                        isReading.signal()
+                        Thread.sleep(forTimeInterval: 0.3)  // the write below is under way or queued
+                        let after = try connection.queryFirst("SELECT value FROM counter")?[0].integer ?? -1
+                        seen.withLock { $0 = [before, after] }
+                    }
+                } else {
+                    isReading.wait()
+                    try database.write { try $0.execute("UPDATE counter SET value = 1") }
+                }
+            }
+            #expect(seen.withLock { $0 } == [0, 0])
+            #expect(try database.read { try $0.queryFirst("SELECT value FROM counter")?[0] } == 1)
         }
     }
 }
