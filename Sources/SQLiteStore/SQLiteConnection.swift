@@ -21,9 +21,10 @@ public final class SQLiteConnection {
     private var lastChanges = 0
     /// The thread this connection is lent to, if any (see `lend`).
     private var borrower: UInt?
-    /// Set while lent to a `read`: statements that would write are refused. In-memory reads share the
-    /// writer's connection, so this, not the connection's open flags, is what makes them read-only.
-    /// (A `PRAGMA query_only` toggle would do it too, but it expires every cached statement.)
+    /// Set while lent to an in-memory `read` (as it was when those reads shared the writer's
+    /// connection): statements that would write are refused before SQLite sees them, and
+    /// `afterCommit` stops the process. A file's reads rely on the read-only open flag alone, which
+    /// lets a `PRAGMA journal_mode` query through; the reader connections refuse writes either way.
     private var refusesWrites = false
     /// Work to run once the current write transaction has committed (see `afterCommit`).
     private var commitHooks: [() -> Void] = []
