@@ -4,7 +4,9 @@ exported afterwards, and a failed start that never runs CMD."""
 
 import json
 import os
+import pty
 import re
+import select
 import signal
 import socket
 import subprocess
@@ -186,3 +188,52 @@ def test_the_command_inherits_none_of_the_emulators_descriptors(tmp_path):
     descriptors = dict(line.split(" ", 1) for line in stdout.splitlines())
     extra = {fd: target for fd, target in descriptors.items() if fd not in ("0", "1", "2")}
     assert all(re.fullmatch(r"/proc/\d+/fd", target) for target in extra.values()), extra
+
+
+def test_in_a_terminal_the_command_reads_the_keyboard_and_ctrl_c_reaches_it(tmp_path):
+    # exec in the foreground of a terminal (a pty here) hands the terminal to the command: it can
+    # read a line (in the background it would be stopped by SIGTTIN), Ctrl-C interrupts it, and
+    # exec takes the terminal back (without being stopped by SIGTTOU) and exits with its status.
+    child = script(tmp_path, "child.py", """
+        import signal, sys
+        name = input("name? ")
+        print(f"hello {name}", flush=True)
+        try:
+            while True:
+                signal.pause()
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(9)
+        """)
+    binary = str(binary_path())
+    pid, terminal = pty.fork()
+    if pid == 0:  # the pty is this process's controlling terminal, and it holds its foreground
+        os.execv(binary, [binary, "exec", PYTHON, child])
+    output = b""
+
+    def read_until(marker):
+        nonlocal output
+        while marker not in output:
+            ready, _, _ = select.select([terminal], [], [], TIMEOUT)
+            assert ready, f"no {marker!r} within {TIMEOUT} s: {output!r}"
+            try:
+                chunk = os.read(terminal, 4096)
+            except OSError:  # EIO: every process holding the terminal has closed it
+                chunk = b""
+            assert chunk, f"the terminal closed before {marker!r}: {output!r}"
+            output += chunk
+
+    try:
+        read_until(b"name? ")
+        os.write(terminal, b"ada\n")
+        read_until(b"hello ada")
+        os.write(terminal, b"\x03")  # Ctrl-C, as the terminal's line discipline turns it into SIGINT
+        read_until(b"interrupted")
+        _, status = os.waitpid(pid, 0)
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.close(terminal)
+    assert os.waitstatus_to_exitcode(status) == 9, output
