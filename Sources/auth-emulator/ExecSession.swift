@@ -1,9 +1,4 @@
 import AuthEmulator
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
 #else

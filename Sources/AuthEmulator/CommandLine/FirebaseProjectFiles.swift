@@ -8,8 +8,9 @@ import JSON
 /// firebase.json and .firebaserc, found as the Firebase CLI finds them (firebase-tools
 /// `detectProjectRoot`, `loadRC`): `--config FILE`, else the first firebase.json in the working
 /// directory or one of its parents; .firebaserc in that file's directory, else in the working
-/// directory. A file that is there but malformed is an error naming the file and the key, where
-/// the Firebase CLI would quietly use its defaults.
+/// directory. A file that is there but malformed (not JSON, a key of the wrong type) is an error
+/// naming the file and the key: the Firebase CLI only warns about a malformed .firebaserc, and
+/// logs a wrongly typed firebase.json key at debug level.
 struct FirebaseProjectFiles {
     var firebaseJSON: FirebaseJSON?
     var firebaserc: Firebaserc?

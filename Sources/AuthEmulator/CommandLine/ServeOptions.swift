@@ -91,11 +91,13 @@ struct ServeOptions {
         let files = try FirebaseProjectFiles.find(workingDirectory: workingDirectory, configFile: configFile)
         var configuration = configuration
         var origins = SettingOrigins()
-        let authSettings = files.firebaseJSON?.authEmulator
-        configuration.host = host ?? authSettings?.host ?? configuration.host
-        origins.host = host != nil ? "--host" : authSettings?.host != nil ? authSettings!.origin("host") : "default"
-        configuration.port = port ?? authSettings?.port ?? defaultPort
-        origins.port = port != nil ? "--port" : authSettings?.port != nil ? authSettings!.origin("port") : defaultPort == 0 ? "any free port" : "default"
+        let file = files.firebaseJSON?.authEmulator
+        (configuration.host, origins.host) =
+            [host.map { ($0, "--host") }, file.flatMap { file in file.host.map { ($0, file.origin("host")) } }].lazy.compactMap { $0 }.first
+            ?? (configuration.host, "default")
+        (configuration.port, origins.port) =
+            [port.map { ($0, "--port") }, file.flatMap { file in file.port.map { ($0, file.origin("port")) } }].lazy.compactMap { $0 }.first
+            ?? (defaultPort, defaultPort == 0 ? "any free port" : "default")
         if let chosen = files.project(named: project) {
             if let problem = CommandLineOptions.projectIdProblem(chosen.id) {
                 throw chosen.file.map { .init("\($0.path): \($0.key) \(problem)") } ?? .init("--project \(problem)", hint: usage.hint)
