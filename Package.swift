@@ -36,11 +36,14 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Threads"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "Threads"]),
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"]),
+        // The version and the commit built (`--version`, `GET /`); the plugin writes the commit.
+        .plugin(name: "BuildCommit", capability: .buildTool(), exclude: ["write-commit.sh", "archived-commit"]),
+        .target(name: "BuildInfo", plugins: ["BuildCommit"]),
         // Escaping HTML templates for the pages the emulator serves.
         .target(name: "HTML"),
         .target(
             name: "AuthEmulator",
-            dependencies: ["HTTPServer", "HTTPClient", "SQLiteStore", "JOSE", "JSON", "HTML", "SMTPServer", "MailMessage", "Threads"]
+            dependencies: ["HTTPServer", "HTTPClient", "SQLiteStore", "JOSE", "JSON", "HTML", "SMTPServer", "MailMessage", "Threads", "BuildInfo"]
         ),
         // The app's own mail: an SMTP listener on POSIX sockets, and the MIME reader for what it receives.
         .target(name: "SMTPServer", dependencies: ["Threads"]),
@@ -51,7 +54,7 @@ let package = Package(
         .target(name: "Threads"),
         // Outbound HTTP/1.1 (mint --server, blocking functions), on plain sockets.
         .target(name: "HTTPClient"),
-        .executableTarget(name: "auth-emulator", dependencies: ["AuthEmulator", "HTTPClient", "JSON"]),
+        .executableTarget(name: "auth-emulator", dependencies: ["AuthEmulator", "BuildInfo", "HTTPClient", "JSON"]),
         // A raw HTTP/1.1 client over a real socket, for the test targets only.
         .target(name: "HTTPTestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),

@@ -63,8 +63,10 @@ final class ConnectionScreener: @unchecked Sendable {
             close(listener.descriptor)
             throw HTTPServerError("could not make a wake pipe: \(String(cString: strerror(errno)))")
         }
-        _ = ServerSocket.makeNonBlocking(fds[0])
-        _ = ServerSocket.makeNonBlocking(fds[1])
+        for end in fds {
+            _ = ServerSocket.makeNonBlocking(end)
+            ServerSocket.closeOnExec(end)
+        }
         wakePipe = (fds[0], fds[1])
         self.listener = listener
         self.screen = screen

@@ -42,8 +42,16 @@ enum ServerSocket {
         #if canImport(Glibc)
         socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
-        socket(family, SOCK_STREAM, 0)
+        let descriptor = socket(family, SOCK_STREAM, 0)
+        closeOnExec(descriptor)
+        return descriptor
         #endif
+    }
+
+    /// Keeps `descriptor` out of programs this process starts (`auth-emulator exec`'s command),
+    /// which would otherwise hold the port or the pipe open after the emulator stopped.
+    static func closeOnExec(_ descriptor: Int32) {
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
     }
 
     /// The next connection waiting on `listener`, with its peer's address; -1 when none is

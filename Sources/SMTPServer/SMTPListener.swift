@@ -48,6 +48,9 @@ public final class SMTPListener: @unchecked Sendable {
             close(listenSocket)
             throw SMTPServerError("could not make a wake pipe: \(String(cString: strerror(errno)))")
         }
+        // Kept out of programs this process starts (`auth-emulator exec`'s command), which would
+        // otherwise hold the port open after the emulator stopped.
+        for descriptor in [listenSocket, fds[0], fds[1]] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         wakePipe = (fds[0], fds[1])
     }
 

@@ -53,6 +53,7 @@ MINIMUM_BLOCKS = {
     "docs/console.md": 1,
     "docs/resets.md": 4,
     "docs/migrating-from-firebase-tools.md": 5,
+    "docs/command-line.md": 8,
 }
 
 RUNNABLE_LANGUAGES = {"sh", "python"}

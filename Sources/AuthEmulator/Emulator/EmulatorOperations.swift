@@ -1,3 +1,4 @@
+import BuildInfo
 import JSON
 
 /// The emulator's own REST routes (reference §2.5, §2.6): they need no credentials and name the
@@ -8,6 +9,8 @@ enum EmulatorOperations {
             "authEmulator": [
                 "ready": true, "docs": "https://firebase.google.com/docs/emulator-suite",
                 "apiSpec": "/emulator/openapi.json",
+                // Beyond the official answer: which build is running, for test kits to compare.
+                "version": .string(BuildInfo.version), "commit": .string(BuildInfo.commit),
             ]
         ]
     }
