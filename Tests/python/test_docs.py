@@ -38,6 +38,8 @@ DOC_SMTP = ("127.0.0.1:2525", '"127.0.0.1", 2525')
 SMTP_BANNER = re.compile(r"^\s+smtp\s+(\S+):(\d+) ")
 DOC_PROJECT = "demo-project"
 BLOCK_TIMEOUT_SECONDS = 30
+# A reader runs a page again on the emulator they left running: every page must run twice on one.
+RUNS_PER_PAGE = 2
 
 # How many blocks of each page must run. A new page must be added here, so none is skipped.
 MINIMUM_BLOCKS = {
@@ -171,13 +173,15 @@ def test_docs_index_links_every_page_and_links_resolve():
 
 
 class Shell:
-    """One bash session for a page's sh blocks; each block is sourced with `set -e -o pipefail`."""
+    """One bash session for one run of a page's sh blocks; each block is sourced with
+    `set -e -o pipefail`, its stdout read through a pipe and its stderr kept in a file of its own.
+    An ERR trap notes the failing command's line and status, so a failure names the page's line."""
 
-    def __init__(self, environment, directory):
-        self.directory = directory
+    def __init__(self, environment, work, scripts):
+        self.scripts = scripts
         self.process = subprocess.Popen(
             ["bash", "--noprofile", "--norc"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, env=environment, cwd=directory, start_new_session=True)
+            stderr=subprocess.DEVNULL, env=environment, cwd=work, start_new_session=True)
         self.lines = queue.Queue()
         threading.Thread(target=self._pump, name="docs-shell", daemon=True).start()
         self.count = 0
@@ -188,34 +192,42 @@ class Shell:
         self.lines.put(None)
 
     def run(self, text):
-        """Answers (succeeded, output)."""
+        """Answers an Outcome."""
         self.count += 1
-        script = self.directory / f"block-{self.count}.sh"
+        script = self.scripts / f"block-{self.count}.sh"
         script.write_text(text, encoding="utf-8")
+        errors = self.scripts / f"block-{self.count}.stderr"
+        failed_at = self.scripts / f"block-{self.count}.failed"
         marker = f"__docs_block_{self.count}_done__"
+        quoted = {name: shlex.quote(str(path)) for name, path in
+                  (("script", script), ("errors", errors), ("failed_at", failed_at))}
         try:
             self.process.stdin.write(
-                f"set -e -o pipefail\nsource {shlex.quote(str(script))} < /dev/null\nset +e +o pipefail\n"
-                f"printf '\\n%s\\n' {marker}\n".encode())
+                f"trap 'printf \"%s %s\\n\" \"$?\" \"$LINENO\" > {quoted['failed_at']}' ERR\n"
+                f"set -e -o pipefail\nsource {quoted['script']} < /dev/null 2> {quoted['errors']}\n"
+                f"set +e +o pipefail\ntrap - ERR\nprintf '\\n%s\\n' {marker}\n".encode())
             self.process.stdin.flush()
         except BrokenPipeError:
-            return False, f"(the shell had exited, status {self.process.wait()})"
+            return Outcome(False, "", "", f"the shell had exited, status {self.process.wait()}")
 
         output = []
         deadline = time.monotonic() + BLOCK_TIMEOUT_SECONDS
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                return False, "".join(output) + f"\n(no end after {BLOCK_TIMEOUT_SECONDS} s)"
+                return Outcome(False, "".join(output), read_text(errors), f"no end after {BLOCK_TIMEOUT_SECONDS} s")
             try:
                 line = self.lines.get(timeout=remaining)
             except queue.Empty:
                 continue
             if line is None:
                 status = self.process.wait()
-                return False, "".join(output) + f"\n(the shell exited with status {status})"
+                status_and_line = read_text(failed_at).split()
+                failing_line = int(status_and_line[1]) if len(status_and_line) == 2 else None
+                return Outcome(False, "".join(output), read_text(errors),
+                               f"the shell exited with status {status}", failing_line)
             if line.strip() == marker:
-                return True, "".join(output)
+                return Outcome(True, "".join(output).removesuffix("\n"), read_text(errors))
             output.append(line)
 
     def close(self):
@@ -232,20 +244,87 @@ class Shell:
             self.process.wait()
 
 
-def run_python(text, environment, directory, number):
-    script = directory / f"block-{number}.py"
+def read_text(path):
+    return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
+
+
+@dataclass
+class Outcome:
+    succeeded: bool
+    stdout: str
+    stderr: str
+    ending: str = ""  # how a failed block ended
+    failing_line: int | None = None  # the failing command's line within the block (sh)
+
+
+def run_python(text, environment, work, scripts, number):
+    script = scripts / f"block-{number}.py"
     script.write_text(text, encoding="utf-8")
     try:
-        result = subprocess.run([sys.executable, str(script)], env=environment, cwd=directory,
+        result = subprocess.run([sys.executable, str(script)], env=environment, cwd=work,
                                 stdin=subprocess.DEVNULL, capture_output=True, timeout=BLOCK_TIMEOUT_SECONDS)
     except subprocess.TimeoutExpired as timeout:
-        return False, f"{timeout.stdout or b''!r}{timeout.stderr or b''!r}\n(no end after {BLOCK_TIMEOUT_SECONDS} s)"
-    output = (result.stdout + result.stderr).decode("utf-8", "replace")
-    return result.returncode == 0, output + ("" if result.returncode == 0 else f"\n(exit status {result.returncode})")
+        return Outcome(False, (timeout.stdout or b"").decode("utf-8", "replace"),
+                       (timeout.stderr or b"").decode("utf-8", "replace"), f"no end after {BLOCK_TIMEOUT_SECONDS} s")
+    return Outcome(result.returncode == 0, result.stdout.decode("utf-8", "replace"),
+                   result.stderr.decode("utf-8", "replace"), f"exit status {result.returncode}")
+
+
+def failure_report(block, text, outcome, run, runs, emulator_output):
+    """What a failed block shows: where it is, its text with the page's line numbers (the failing
+    command marked), its stdout and stderr apart, and the end of the emulator's log."""
+    numbered = []
+    for offset, line in enumerate(text.rstrip("\n").split("\n"), start=1):
+        mark = ">>" if offset == outcome.failing_line else "  "
+        numbered.append(f"{mark}{block.line + offset:5} | {line}")
+    where = f"{block.page}:{block.line + outcome.failing_line}" if outcome.failing_line else f"{block.page}:{block.line}"
+    run_note = f" (run {run} of {runs} on one emulator{': it ran once before, so it must not assume a fresh emulator' if run > 1 else ''})"
+    return (f"{where}: the ```{block.language} block at line {block.line} failed{run_note}, {outcome.ending}\n"
+            f"--- block ---\n" + "\n".join(numbered) + "\n"
+            f"--- stdout ---\n{outcome.stdout[-6000:] or '(none)'}\n"
+            f"--- stderr ---\n{outcome.stderr[-6000:] or '(none)'}\n"
+            f"--- emulator ---\n{emulator_output[-4000:]}")
+
+
+def run_page(page, running, directory, runs=RUNS_PER_PAGE):
+    """Runs a page's runnable blocks `runs` times in a row against one emulator (`running`), each
+    run in a shell of its own but in the same working directory, as a reader who runs a page again
+    does. Answers None, or the first failed block's report."""
+    tools = directory / "bin"
+    tools.mkdir()
+    (tools / "auth-emulator").symlink_to(binary_path())
+    work = directory / "work"
+    work.mkdir()
+    environment = dict(os.environ, FIREBASE_AUTH_EMULATOR_HOST=running.host, PYTHONDONTWRITEBYTECODE="1",
+                       PATH=f"{tools}{os.pathsep}{os.environ.get('PATH', '')}")
+    for run in range(1, runs + 1):
+        scripts = directory / f"run-{run}"
+        scripts.mkdir()
+        shell = None
+        try:
+            for number, block in enumerate(page.runnable, start=1):
+                text = block.text.replace(DOC_HOST, running.host)
+                for line in running.stdout_lines:
+                    if smtp := SMTP_BANNER.match(line):
+                        text = text.replace(DOC_SMTP[0], f"{smtp.group(1)}:{smtp.group(2)}")
+                        text = text.replace(DOC_SMTP[1], f'"{smtp.group(1)}", {smtp.group(2)}')
+                if block.language == "sh":
+                    shell = shell or Shell(environment, work, scripts)
+                    outcome = shell.run(text)
+                else:
+                    outcome = run_python(text, environment, work, scripts, number)
+                if os.environ.get("DOCS_SHOW_OUTPUT"):
+                    print(f"\n=== {page.name}:{block.line} ({block.language}, run {run})\n{outcome.stdout}{outcome.stderr}", end="")
+                if not outcome.succeeded:
+                    return failure_report(block, text, outcome, run, runs, running.output())
+        finally:
+            if shell:
+                shell.close()
+    return None
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[page.name for page in PAGES])
-def test_examples_run(page, tmp_path):
+def test_examples_run_twice_on_one_emulator(page, tmp_path):
     minimum = MINIMUM_BLOCKS.get(page.name)
     assert minimum is not None, f"{page.name} has no entry in MINIMUM_BLOCKS"
     runnable = page.runnable
@@ -254,36 +333,9 @@ def test_examples_run(page, tmp_path):
         f"(left out: {[(b.line, b.language, b.attributes) for b in page.blocks if not b.runs]})")
 
     running = start_emulator(*page.flags, project_id=DOC_PROJECT)
-    tools = tmp_path / "bin"
-    tools.mkdir()
-    (tools / "auth-emulator").symlink_to(binary_path())
-    work = tmp_path / "work"
-    work.mkdir()
-    environment = dict(os.environ, FIREBASE_AUTH_EMULATOR_HOST=running.host, PYTHONDONTWRITEBYTECODE="1",
-                       PATH=f"{tools}{os.pathsep}{os.environ.get('PATH', '')}")
-    shell = None
-    ran = 0
     try:
-        for number, block in enumerate(runnable, start=1):
-            text = block.text.replace(DOC_HOST, running.host)
-            for line in running.stdout_lines:
-                if smtp := SMTP_BANNER.match(line):
-                    text = text.replace(DOC_SMTP[0], f"{smtp.group(1)}:{smtp.group(2)}")
-                    text = text.replace(DOC_SMTP[1], f'"{smtp.group(1)}", {smtp.group(2)}')
-            if block.language == "sh":
-                shell = shell or Shell(environment, work)
-                succeeded, output = shell.run(text)
-            else:
-                succeeded, output = run_python(text, environment, work, number)
-            if os.environ.get("DOCS_SHOW_OUTPUT"):
-                print(f"\n=== {page.name}:{block.line} ({block.language})\n{output}", end="")
-            if not succeeded:
-                pytest.fail(
-                    f"{page.name}:{block.line}: the ```{block.language} block failed\n--- block ---\n{text}"
-                    f"--- output ---\n{output[-6000:]}\n--- emulator ---\n{running.output()[-4000:]}", pytrace=False)
-            ran += 1
+        failure = run_page(page, running, tmp_path)
     finally:
-        if shell:
-            shell.close()
         stop_emulator(running)
-    assert ran == len(runnable) >= minimum
+    if failure:
+        pytest.fail(failure, pytrace=False)
