@@ -270,9 +270,15 @@ def run_python(text, environment, work, scripts, number):
                    result.stderr.decode("utf-8", "replace"), f"exit status {result.returncode}")
 
 
+# A traceback's line in a block's script, which failure_report turns into the page's line.
+PYTHON_TRACEBACK_LINE = re.compile(r'File "[^"]*/block-\d+\.py", line (\d+)')
+
+
 def failure_report(block, text, outcome, run, runs, emulator_output):
     """What a failed block shows: where it is, its text with the page's line numbers (the failing
     command marked), its stdout and stderr apart, and the end of the emulator's log."""
+    stderr = PYTHON_TRACEBACK_LINE.sub(lambda found: f'File "{block.page}", line {block.line + int(found.group(1))}',
+                                       outcome.stderr)
     numbered = []
     for offset, line in enumerate(text.rstrip("\n").split("\n"), start=1):
         mark = ">>" if offset == outcome.failing_line else "  "
@@ -282,7 +288,7 @@ def failure_report(block, text, outcome, run, runs, emulator_output):
     return (f"{where}: the ```{block.language} block at line {block.line} failed{run_note}, {outcome.ending}\n"
             f"--- block ---\n" + "\n".join(numbered) + "\n"
             f"--- stdout ---\n{outcome.stdout[-6000:] or '(none)'}\n"
-            f"--- stderr ---\n{outcome.stderr[-6000:] or '(none)'}\n"
+            f"--- stderr ---\n{stderr[-6000:] or '(none)'}\n"
             f"--- emulator ---\n{emulator_output[-4000:]}")
 
 
@@ -291,7 +297,7 @@ def run_page(page, running, directory, runs=RUNS_PER_PAGE):
     run in a shell of its own but in the same working directory, as a reader who runs a page again
     does. Answers None, or the first failed block's report."""
     tools = directory / "bin"
-    tools.mkdir()
+    tools.mkdir(parents=True)
     (tools / "auth-emulator").symlink_to(binary_path())
     work = directory / "work"
     work.mkdir()
@@ -339,3 +345,105 @@ def test_examples_run_twice_on_one_emulator(page, tmp_path):
         stop_emulator(running)
     if failure:
         pytest.fail(failure, pytrace=False)
+
+
+# Examples show why they failed --------------------------------------------------------------------
+
+CURL_SHORT_FAIL = re.compile(r"\s-[a-zA-Z]*f[a-zA-Z]*(?=\s)")  # -f, -sf, -fsS: exits 22 and prints nothing
+CURL_PLAIN_FAIL = re.compile(r"--fail(?!-with-body)\b")
+DISCARDED = re.compile(r"(?:>|-o)\s*/dev/null")
+
+
+def curl_commands(block):
+    """Each command of a sh block that runs curl, continuation lines joined, up to its next `|`,
+    `&&`, `||` or `;` (so a `> /dev/null` there is the curl's own)."""
+    joined = re.sub(r"\\\n\s*", " ", block.text)
+    for line in joined.split("\n"):
+        line = line.split(" # ")[0] if not line.lstrip().startswith("#") else ""
+        for match in re.finditer(r"\bcurl\s", line):
+            rest = line[match.start():]
+            end = re.search(r"\s(?:\||&&|\|\||;)\s", rest)
+            yield rest[:end.start()] if end else rest, rest
+
+
+def test_every_curl_example_shows_the_error_body_when_it_fails():
+    """A curl that fails must say why: `--fail-with-body` (the answer still reaches the output),
+    never `-f` (exit 22, no body) or a body sent to /dev/null; a curl that expects an error
+    answer says so by reading it (`-s … | grep …`, or `-w '%{http_code}'`)."""
+    problems = []
+    for page in PAGES:
+        for block in page.runnable:
+            if block.language != "sh":
+                continue
+            for command, rest in curl_commands(block):
+                where = f"{page.name}:{block.line}: {command[:100]}"
+                if CURL_SHORT_FAIL.search(" " + command + " ") or CURL_PLAIN_FAIL.search(command):
+                    problems.append(f"{where}: -f hides the error body; use -sS --fail-with-body")
+                elif "--fail-with-body" in command:
+                    if DISCARDED.search(command):
+                        problems.append(f"{where}: the error body goes to /dev/null; print a field of the answer instead")
+                elif not (re.search(r"\|\s*grep\b", rest) or "-w " in command):
+                    problems.append(f"{where}: without --fail-with-body a failed request goes unnoticed")
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_curl_check_sees_hidden_errors():
+    def block(text):
+        return Block("probe.md", 1, "sh", [], text)
+    def problems(text):
+        return [command for command, rest in curl_commands(block(text))
+                if CURL_SHORT_FAIL.search(" " + command + " ") or CURL_PLAIN_FAIL.search(command)
+                or ("--fail-with-body" in command and DISCARDED.search(command))]
+    assert problems("curl -sf http://x/ > /dev/null\n")
+    assert problems("curl -fsS http://x/\n")
+    assert problems("curl --fail http://x/\n")
+    assert problems("curl -sS --fail-with-body http://x/ \\\n  -d '{}' > /dev/null\n")
+    assert not problems("curl -sS --fail-with-body http://x/ | field email > /dev/null\n")
+    assert not problems("curl -s -o /dev/null -w '%{http_code}' http://x/  # -f is not here\n")
+
+
+# A page that assumes a fresh emulator fails, and says where ------------------------------------
+
+def probe_page(language, text):
+    page = Page("docs/probe.md", [])
+    page.blocks.append(Block("docs/probe.md", 10, language, [], text))
+    return page
+
+
+def test_a_page_that_assumes_a_fresh_emulator_fails_on_its_second_run(tmp_path):
+    # Run once, this signs up a new user; run again on the same emulator, the email is taken.
+    page = probe_page("sh", "echo signing up\n"
+                            "curl -sS --fail-with-body 'http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any' \\\n"
+                            "  -d '{\"email\":\"probe@example.com\",\"password\":\"secret123\"}'\n"
+                            "echo not reached the second time\n")
+    running = start_emulator(project_id=DOC_PROJECT)
+    try:
+        assert run_page(page, running, tmp_path / "once", runs=1) is None
+        report = run_page(page, running, tmp_path / "twice", runs=2)
+    finally:
+        stop_emulator(running)
+    assert report is not None
+    # Already the first of these two runs meets the account the run above made.
+    assert report.startswith("docs/probe.md:12: the ```sh block at line 10 failed (run 1 of 2"), report
+    assert "the shell exited with status 22" in report.split("\n")[0]
+    stdout = report.split("--- stdout ---\n")[1].split("--- stderr ---")[0]
+    stderr = report.split("--- stderr ---\n")[1].split("--- emulator ---")[0]
+    assert "signing up" in stdout and "EMAIL_EXISTS" in stdout  # the error body, thanks to --fail-with-body
+    assert "curl: (22)" in stderr and "EMAIL_EXISTS" not in stderr
+    assert ">>   12 | curl -sS --fail-with-body" in report  # the failing command, by the page's line
+    assert "   14 | echo not reached" in report
+
+
+def test_a_failing_python_block_names_the_page_line_and_keeps_its_streams_apart(tmp_path):
+    exits = probe_page("python", "import sys\nprint('to stdout')\nprint('to stderr', file=sys.stderr)\nraise SystemExit(3)\n")
+    raises = probe_page("python", "value = {}\nvalue['missing']\n")
+    running = start_emulator(project_id=DOC_PROJECT)
+    try:
+        exited = run_page(exits, running, tmp_path / "exits")
+        raised = run_page(raises, running, tmp_path / "raises")
+    finally:
+        stop_emulator(running)
+    assert exited.startswith("docs/probe.md:10: the ```python block at line 10 failed (run 1 of 2"), exited
+    assert exited.split("\n")[0].endswith("exit status 3")
+    assert "--- stdout ---\nto stdout\n" in exited and "--- stderr ---\nto stderr\n" in exited
+    assert 'File "docs/probe.md", line 12' in raised, raised  # the traceback points into the page
