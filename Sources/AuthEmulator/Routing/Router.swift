@@ -155,6 +155,7 @@ public struct Router: HTTPHandler {
         #endif
         let operationRequest = OperationRequest(
             scope: scope, isPrivileged: isPrivileged, body: body, decodedIDToken: idToken, query: request.query,
+            apiKey: (request.queryValue("key") ?? request.headers["x-goog-api-key"]).flatMap { $0.isEmpty ? nil : $0 },
             pathParameters: parameters, host: request.headers["host"],
             accept: request.headers["accept"], originHeader: request.headers["origin"],
             fetchSite: request.headers["sec-fetch-site"], environment: environment)
