@@ -77,10 +77,12 @@ struct RouteMiss {
         return (parts.joined(separator: "/"), edits)
     }
 
-    /// Edits between a template's literal and the request's, `nil` when too far to be a typo.
+    /// Edits between a template's literal and the request's by `NearestName`'s rule (a case or
+    /// separator difference counts one), `nil` when too far to be a typo.
     private static func distance(_ expected: String, _ actual: String) -> Int? {
         if expected == actual { return 0 }
-        guard NearestName.among([expected], to: actual) != nil else { return nil }
-        return max(1, NearestName.editDistance(Array(expected.lowercased()), Array(actual.lowercased())))
+        let (folded, foldedActual) = (NearestName.fold(expected), NearestName.fold(actual))
+        if folded == foldedActual { return 1 }
+        return NearestName.edits(from: folded, toFolded: foldedActual)
     }
 }
