@@ -420,13 +420,13 @@ enum ConsoleUserPages {
             let email = user.email
         else { throw AuthError.invalid("USER_NOT_FOUND : The user has no email.") }
         let requestType = try form.string("requestType") ?? "EMAIL_SIGNIN"
-        // As the Admin SDK's generate_*_link asks: every type by email, and the message still goes out.
+        // As the Admin SDK's generate_*_link asks (every type by email), but mailed to the outbox.
         var body: JSONObject = ["requestType": .string(requestType), "email": .string(email), "returnOobLink": true]
         if let continueUrl = try form.nonEmptyString("continueUrl") {
             body["continueUrl"] = .string(continueUrl)
             if requestType == "EMAIL_SIGNIN" { body["canHandleCodeInApp"] = true }
         }
-        _ = try SendOobCode.run(context.operationRequest(body))
+        _ = try SendOobCode.run(context.operationRequest(body), mailingReturnedLink: true)
         return "Sent \(requestType) to \(email): see the outbox."
     }
 }

@@ -82,6 +82,7 @@ enum PageFields {
         "emulator.auth.handler": OperationFields(query: [.string("error"), .string("apiKey"), .string("providerId"), .string("tenantId"), .string("tid"), .string("authType"), .string("eventId"), .string("ibi"), .string("apn"), .string("clientId"), .string("appId"), .string("appName"), .string("redirectUrl"), .string("sessionId")]),
         "emulator.auth.handler.submit": OperationFields(body: [.string("email"), .string("sub"), .string("name"), .string("picture"), .string("emailVerified"), .string("hideEmail"), .string("screenName")], query: [.string("apiKey"), .string("providerId"), .string("tenantId"), .string("tid"), .string("authType"), .string("eventId"), .string("ibi"), .string("apn"), .string("clientId"), .string("appId"), .string("appName"), .string("redirectUrl"), .string("sessionId")], isForm: true),
         "emulator.ui.clock": OperationFields(query: pageQuery),
+        ConsoleRoutes.missingPageId: OperationFields(query: pageQuery),
         "emulator.ui.clock.advance": OperationFields(body: [.string("csrf"), .string("action"), .string("amount"), .string("unit")], query: scopeQuery, isForm: true),
         "emulator.ui.message": OperationFields(query: pageQuery + [.string("id"), .string("view")]),
         "emulator.ui.outbox": OperationFields(query: pageQuery + outboxQuery),
