@@ -115,7 +115,8 @@ def stand_in(tmp_path, body):
     return directory
 
 
-SNIPPETS = [("README.md", "deadline=$((SECONDS + 30))"), ("docs/migrating-from-firebase-tools.md", "deadline=$((SECONDS + 30))")]
+# The README starts CI runs with `auth-emulator exec`; the background-start script lives on in the migration page.
+SNIPPETS = [("docs/migrating-from-firebase-tools.md", "deadline=$((SECONDS + 30))")]
 
 
 @pytest.mark.parametrize("page, needle", SNIPPETS)
