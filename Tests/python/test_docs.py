@@ -52,6 +52,7 @@ MINIMUM_BLOCKS = {
     "docs/signed-id-tokens.md": 5,
     "docs/console.md": 1,
     "docs/migrating-from-firebase-tools.md": 5,
+    "docs/start-up.md": 3,
 }
 
 RUNNABLE_LANGUAGES = {"sh", "python"}

@@ -322,3 +322,20 @@ def test_an_export_on_exit_that_could_not_be_written_fails_at_the_start(tmp_path
     running = start_emulator("--export-on-exit", str(out))
     stop_emulator(running)
     assert (out / "firebase-export-metadata.json").is_file()
+
+
+def test_a_read_only_folder_without_a_lock_file_starts_unguarded_and_says_so(tmp_path):
+    from test_faults import read_only_view  # a folder this process's emulator may not write
+
+    data = tmp_path / "auth.sqlite"
+    stop_emulator(start_emulator("--data", str(data)))
+    (tmp_path / "auth.sqlite.lock").unlink()
+    with read_only_view(tmp_path, force_unprivileged=True) as (view, prefix):
+        running = start_emulator("--data", str(view / "auth.sqlite"), command_prefix=prefix)
+        try:
+            assert requests.get(f"http://{running.host}/emulator/v1/clock", timeout=10).status_code == 200
+            assert (f"{view}/auth.sqlite: no lock file can be made beside it (its folder is read-only), so another "
+                    "emulator on it would not be refused") in running.output()
+            assert not (view / "auth.sqlite.lock").exists()
+        finally:
+            stop_emulator(running)

@@ -39,7 +39,8 @@ enum BusyPort {
 
     private enum Occupant { case ours, firebaseTools, other }
 
-    /// Ours answers its clock route; the official emulator answers `GET /` with `authEmulator` too, but not the clock.
+    /// Both emulators answer `GET /` with `authEmulator`; only ours has a clock route. A program
+    /// that does not answer `GET /` is not asked again, so it costs one probe's wait at most.
     private static func httpOccupant(host: String, port: UInt16) -> Occupant {
         guard let address = SocketAddress(host: host, port: port) else { return .other }
         func answer(_ path: String) -> JSONValue? {
@@ -48,7 +49,7 @@ enum BusyPort {
             else { return nil }
             return try? JSONValue(parsing: response.body)
         }
-        if answer("/emulator/v1/clock")?["now"]?.stringValue != nil { return .ours }
-        return answer("/")?["authEmulator"] != nil ? .firebaseTools : .other
+        guard answer("/")?["authEmulator"] != nil else { return .other }
+        return answer("/emulator/v1/clock")?["now"]?.stringValue != nil ? .ours : .firebaseTools
     }
 }
