@@ -91,7 +91,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// serves on it. Throws when the address cannot be bound.
     public func bind() throws {
         try lifecycle.withLock { (lifecycle) throws(HTTPServerError) in
-            guard case .notStarted = lifecycle else { throw HTTPServerError("the server was already bound") }
+            guard case .notStarted = lifecycle else { throw HTTPServerError("the server was already bound or started") }
             lifecycle = .bound(try listeningSocket())
         }
     }

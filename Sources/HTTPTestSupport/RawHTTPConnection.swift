@@ -35,6 +35,8 @@ public final class RawHTTPConnection {
         do {
             socket = try SocketAddress(host: ipv6 ? "::1" : "127.0.0.1", port: port)!.connect(timeoutSeconds: timeoutSeconds)
         } catch {
+            // `connect` closed its socket. The deinit runs (every property is set) and must not close
+            // that number again: another thread may have been given it since.
             socket = -1
             throw Failure(description: "connect: \(error)")
         }

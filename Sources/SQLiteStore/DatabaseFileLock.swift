@@ -42,7 +42,7 @@ public final class DatabaseFileLock: Sendable {
     /// Takes the lock of the database at `databasePath`; nil when no lock file can be made or
     /// opened because the folder is read-only (then SQLite cannot write there either, and nothing
     /// is guarded). Throws `.inUse` when another holder has it.
-    public static func acquire(databasePath: String) throws(DatabaseFileError) -> DatabaseFileLock? {
+    static func acquire(databasePath: String) throws(DatabaseFileError) -> DatabaseFileLock? {
         let path = path(of: databasePath)
         func fail(_ problem: DatabaseFileError.Problem) -> DatabaseFileError { DatabaseFileError(path: databasePath, problem: problem) }
         // A few tries: each is lost only to a failing start that removed the file between our open and lock.

@@ -5,6 +5,10 @@ internal import CSQLite
 /// for a file, also on disk (group commit: see `GroupCommit`), and a `read` answers only with data
 /// that is on disk. Reads run on read-only connections of their own, in parallel with each other.
 ///
+/// A file is locked for this object's life (`DatabaseFileLock`): a second database on it, in this
+/// process or another, is refused; and it is checked before SQLite opens it (`DatabaseFileCheck`,
+/// `Migrator.checkCanMigrate`), so a path that is no database of these migrations is left as it was.
+///
 /// `read` and `write` must not be nested (not even `read` inside `write`): a nested call stops the
 /// process with a precondition failure. Inside a closure, use the connection it was given.
 ///

@@ -19,12 +19,6 @@ struct AccountsImporter {
         fileprivate var accounts: [(path: String, tenantKey: String, body: RequestBody)] = []
     }
 
-    /// The number of users written; entries the batch refused are logged and skipped.
-    @discardableResult
-    func importDirectory(_ directory: String) throws -> Int {
-        try write(try read(directory))
-    }
-
     /// Reads every file the import of `directory` would write; throws, with nothing written, when
     /// the folder or a file in it cannot be read or is not what an export holds.
     func read(_ directory: String) throws -> Documents {
@@ -74,7 +68,8 @@ struct AccountsImporter {
         }
     }
 
-    /// Writes what `read` found; the number of users written.
+    /// Writes what `read` found; the number of users written (entries the batch refused are
+    /// logged and skipped).
     func write(_ documents: Documents) throws -> Int {
         if let config = documents.config {
             do {

@@ -47,7 +47,7 @@ public struct ExportCommand: Equatable, Sendable {
         configuration.logLevel = .error
         let opened: AuthEmulator
         do {
-            // It holds the file's lock while it reads, so a running emulator on the file refuses it.
+            // It takes the file's lock as an emulator does: a running one on the file refuses the export.
             opened = try AuthEmulator(configuration: configuration)
         } catch let error as StartupError {
             guard let problem = error.dataFileProblem else { throw error }
