@@ -68,6 +68,7 @@ MINIMUM_BLOCKS = {
     "docs/hostile-input.md": 0,  # reference: limits, fuzzing and sanitizer runs (their tests are elsewhere)
     "docs/macos.md": 0,  # a Mac's build steps, which this machine cannot run
     "docs/layout.md": 0,  # contributors' commands and the code's layout
+    "docs/start-up.md": 3,
 }
 
 RUNNABLE_LANGUAGES = {"sh", "python"}

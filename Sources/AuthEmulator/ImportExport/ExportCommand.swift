@@ -45,7 +45,14 @@ public struct ExportCommand: Equatable, Sendable {
         var configuration = AuthEmulator.Configuration()
         configuration.dataFile = dataFile
         configuration.logLevel = .error
-        let opened = try AuthEmulator(configuration: configuration)
+        let opened: AuthEmulator
+        do {
+            // It takes the file's lock as an emulator does: a running one on the file refuses the export.
+            opened = try AuthEmulator(configuration: configuration)
+        } catch let error as StartupError {
+            guard let problem = error.dataFileProblem else { throw error }
+            throw ImportExportError(DataFileMessage.text(for: problem, command: .export))
+        }
         let projects = try opened.environment.store.read { try $0.users.projectIds() }
         let project = projectId ?? (projects.count == 1 ? projects[0] : configuration.projectId)
         let exporter = AccountsExporter(environment: opened.environment, projectId: project)
