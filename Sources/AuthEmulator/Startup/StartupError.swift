@@ -1,3 +1,4 @@
+import BuildInfo
 import SQLiteStore
 
 /// Why the emulator could not start, in the user's terms and with what to do about it: the
@@ -47,7 +48,7 @@ enum DataFileMessage {
                 + "it was left as it was: give a new file name, or a file that an earlier --data run wrote"
         case .newerSchema(let unknown, let newest):
             return "\(flag) \(path) was written by a newer auth-emulator (its schema has step(s) "
-                + "\(unknown.map(String.init).joined(separator: ", ")); this \(CommandLineOptions.version) knows up to "
+                + "\(unknown.map(String.init).joined(separator: ", ")); this \(BuildInfo.version) knows up to "
                 + "\(newest)); it was left as it was: run that newer version on it, or give another file"
         case .inUse(let holder):
             let who = holder.map { "auth-emulator pid \($0.processId) (started \($0.started))" } ?? "another auth-emulator"
