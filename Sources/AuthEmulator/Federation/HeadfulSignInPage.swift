@@ -15,24 +15,38 @@ enum HeadfulSignInPage {
     // MARK: GET: the page
 
     static func show(_ request: OperationRequest) throws -> OperationResult {
-        let context = try Context(request)
+        let context: Context
+        do {
+            context = try Context(request)
+        } catch {
+            // The official error, and for a person who opened the page by hand, where to go instead.
+            let answer: JSONObject = ["error": .string(error.message), "console": .string(ConsoleContext.url(origin: request.origin))]
+            return .json(["authEmulator": .object(answer)], status: error.httpStatus)
+        }
         // The Android flow comes back here with `error` when no app took the intent.
         if let problem = request.queryValue("error"), !problem.isEmpty {
             return .html(SignInWidget.failurePage(problem))
         }
         let environment = request.environment
         let scope = context.scope(request)
-        let (ownAccounts, links) = try environment.read(in: scope) { transaction in
-            (
-                try transaction.store.fakeProviders.accounts(of: context.providerId, limit: accountsShown),
-                try transaction.users.links(providerId: context.providerId, in: scope, limit: accountsShown)
-            )
-        }
-        var choices = ownAccounts.map {
-            SignInWidget.Choice(sub: $0.sub, email: $0.email, name: $0.name, picture: $0.picture, hidesEmail: $0.hidesEmail)
-        }
-        for link in links where !choices.contains(where: { $0.sub == link.rawId }) {
-            choices.append(SignInWidget.Choice(sub: link.rawId, email: link.email, name: link.displayName, picture: link.photoUrl, hidesEmail: false))
+        let choices = try environment.read(in: scope) { transaction in
+            let ownAccounts = try transaction.store.fakeProviders.accounts(of: context.providerId, limit: accountsShown)
+            let links = try transaction.users.links(providerId: context.providerId, in: scope, limit: accountsShown)
+            var choices = ownAccounts.map {
+                SignInWidget.Choice(sub: $0.sub, email: $0.email, name: $0.name, picture: $0.picture, hidesEmail: $0.hidesEmail)
+            }
+            for link in links where !choices.contains(where: { $0.sub == link.rawId }) {
+                choices.append(SignInWidget.Choice(
+                    sub: link.rawId, email: link.email, name: link.displayName, picture: link.photoUrl,
+                    hidesEmail: link.email.map(PrivateRelay.isRelayAddress) ?? false))
+            }
+            // Apple's token never carries the name: the app sends it once, beside the first
+            // sign-in, and it is the user's. Show that name rather than none.
+            for index in choices.indices where choices[index].name == nil {
+                let user = try transaction.users.user(providerId: context.providerId, rawId: choices[index].sub, in: scope)
+                choices[index].name = user?.displayName
+            }
+            return choices
         }
         return .html(SignInWidget(context: context, choices: choices).page)
     }
