@@ -251,7 +251,7 @@ import Testing
         let nonce = try #require(claims["nonce"]?.stringValue)
         // Apple carries the SHA-256 of the raw nonce, in hex.
         #expect(nonce.count == 64 && nonce != "raw-nonce")
-        #expect(page.contains("<code id=\"minted-nonce\">\(nonce)</code> <span class=\"muted\">(SHA-256 of the raw nonce <code>raw-nonce</code>"))
+        #expect(page.contains("<code class=\"token\" id=\"minted-nonce\">\(nonce)</code> <span class=\"muted\">(SHA-256 of the raw nonce <code>raw-nonce</code>"))
         #expect(page.contains("<pre class=\"claims\" id=\"minted-claims\">"))
         #expect(page.contains("&quot;nonce&quot;"))
         #expect(page.contains("&quot;iss&quot;"))
@@ -267,7 +267,7 @@ import Testing
         }
         // Google carries the raw nonce as given.
         let google = try browser.post("/emulator/ui/providers/mint", [("csrf", token), ("provider", "google.com"), ("nonce", "raw-nonce")])
-        #expect(google.text.contains("<code id=\"minted-nonce\">raw-nonce</code> <span class=\"muted\">(the raw nonce, as this provider carries it)"))
+        #expect(google.text.contains("<code class=\"token\" id=\"minted-nonce\">raw-nonce</code> <span class=\"muted\">(the raw nonce, as this provider carries it)"))
     }
 
     @Test func theClockSaysHowFarAheadInWordsAndResets() throws {

@@ -22,14 +22,17 @@ enum ConsoleLayout {
     }
 
     /// A whole console page: the header (project, tenant, sections, the project switch), the
-    /// flash message a post left in the query, `content` under the `title`.
-    static func page(_ context: ConsoleContext, _ section: Section, title: String, _ content: HTML, status: Int = 200) -> OperationResult {
+    /// flash message a post left in the query, `content` under the `title` (or `heading`, the
+    /// title with markup, such as an address that may break before its @).
+    static func page(
+        _ context: ConsoleContext, _ section: Section, title: String, heading: HTML? = nil, _ content: HTML, status: Int = 200
+    ) -> OperationResult {
         let scope = context.scope
         let nav = HTML.joined(Section.allCases.map { item -> HTML in
             let current: HTML = item == section ? " aria-current=\"page\"" : ""
             return "<a href=\"\(context.link(item.path))\"\(current)>\(item.rawValue)</a>"
         })
-        let tenant: HTML = scope.tenantId.map { "<span class=\"tenant\">tenant <strong>\($0)</strong></span>" } ?? ""
+        let tenant: HTML = scope.tenantId.map { "<span class=\"tenant\"><span class=\"word\">tenant</span> <strong title=\"\($0)\">\($0)</strong></span>" } ?? ""
         let other: HTML = context.isDefaultProject
             ? ""
             : "<span class=\"warn\">not the emulator's project (\(context.environment.defaultProjectId))</span>"
@@ -41,14 +44,14 @@ enum ConsoleLayout {
             <header>
             <div class="project"><span class="label">Auth Emulator · project</span> <strong id="project-id">\(scope.projectId)</strong> \(tenant) \(other)</div>
             <nav>\(nav)</nav>
-            <details class="switch"><summary>Switch project</summary>
+            <details class="switch"><summary>Switch<span class="word"> project</span></summary>
             <form method="get" action="\(ConsoleContext.base + section.path)">
             <label>Project <input name="project" value="\(scope.projectId)" size="16"></label>
             <label>Tenant <input name="tenant" value="\(scope.tenantId)" size="10" placeholder="(none)"></label>
             <button type="submit">Switch</button>
             </form></details>
             </header>
-            <main class="\(section.path.dropFirst())">\(flash)<h1>\(title)</h1>\(content)</main>
+            <main class="\(section.path.dropFirst())">\(flash)<h1>\(heading ?? "\(title)")</h1>\(content)</main>
             <script>\(script)</script>
             """
         return .html(HTML.page(title: "\(title) · \(scope.projectId) · Auth Emulator", style: style, body: body), status: status)
@@ -215,10 +218,10 @@ enum ConsoleLayout {
         td{overflow-wrap:break-word}.mono,code,pre,textarea.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85rem}
         pre{background:#fff;border:1px solid var(--line);border-radius:6px;padding:.6rem;overflow-x:auto;white-space:pre-wrap;overflow-wrap:break-word}
         code.token{display:inline-block;max-width:100%;overflow-x:auto;white-space:nowrap;vertical-align:bottom}
-        .addr{overflow-wrap:normal}.url{overflow-wrap:anywhere}
+        .url{overflow-wrap:anywhere}
         .muted,.empty{color:var(--muted)}
         dl.details{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.3rem 1rem;background:#fff;border:1px solid var(--line);border-radius:6px;padding:.75rem;margin:0}
-        dl.details dt{color:var(--muted)}dl.details dd{margin:0;min-width:0}
+        dl.details dt{color:var(--muted)}dl.details dd{margin:0;min-width:0;overflow-wrap:break-word}
         .card{background:#fff;border:1px solid var(--line);border-radius:6px;padding:.75rem;margin:.75rem 0}
         .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:.5rem 1rem}
         label{display:block}label.check{display:flex;gap:.4rem;align-items:center;margin:.3rem 0}
@@ -289,10 +292,11 @@ enum ConsoleLayout {
         label.setting code{display:block;color:var(--muted);word-break:break-all}
         @media (max-width:64rem){.mailbox.open{display:block}.mailbox.open #inbox{display:none}.mailbox .back{display:inline-block;margin:.25rem 0}
         main:has(.mailbox.open)>form.toolbar{display:none}.mailbox.open #message-pane{position:static;max-height:none}}
-        @media (max-width:40rem){header{padding:.35rem .6rem;gap:.2rem .75rem}.project .label{display:none}#project-id{font-size:1.05rem}
+        @media (max-width:40rem){header{padding:.35rem .6rem;gap:.2rem .5rem}.project .label,header .word{display:none}#project-id{font-size:1.05rem}
+        .tenant strong{display:inline-block;max-width:6rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
         header nav{order:3;flex:1 0 100%;overflow-x:auto;margin:0 -.3rem;gap:0}header nav a{padding:.25rem .45rem;font-size:.92rem}
         details.switch[open]{flex:1 0 100%;order:4}details.switch[open] form{margin:.2rem 0 .3rem}
-        main{padding:.6rem}.toolbar label{flex-basis:9rem}dl.details{grid-template-columns:1fr;gap:.1rem}dl.details dt{margin-top:.4rem}
+        main{padding:.6rem}.toolbar label{flex-basis:9rem}dl.details{grid-template-columns:minmax(0,1fr);gap:.1rem}dl.details dt{margin-top:.4rem}
         dl.details.compact{grid-template-columns:max-content minmax(0,1fr);gap:.25rem .75rem}dl.details.compact dt{margin-top:0}
         .users thead{display:none}.users table,.users tbody,.users tr,.users td{display:block;width:100%}
         .users tr{border-bottom:1px solid var(--line);padding:.45rem .6rem}.users tr:last-child{border-bottom:0}

@@ -139,14 +139,14 @@ enum ConsoleProviderPages {
                 claim == raw ? " <span class=\"muted\">(the raw nonce, as this provider carries it)</span>"
                     : " <span class=\"muted\">(SHA-256 of the raw nonce <code>\(raw)</code>; sign-in sends the raw one)</span>"
             } ?? ""
-            return "<code id=\"minted-nonce\">\(claim)</code>\(how)"
+            return "<code class=\"token\" id=\"minted-nonce\">\(claim)</code>\(how)"
         }
         let code: HTML = minted.authorizationCode.map { copyable("authorizationCode", "minted-code", $0, rows: 1) } ?? ""
         return """
             <section class="card" id="minted"><h2>Minted a \(minted.providerId) token</h2>
             \(ConsoleLayout.details([
-                ("sub", "<span class=\"mono\">\(minted.sub)</span>"), ("Email in the token", ConsoleLayout.text(minted.email)),
-                ("Real email", ConsoleLayout.text(minted.realEmail)), ("nonce claim", nonce),
+                ("sub", ConsoleLayout.token(minted.sub)), ("Email in the token", minted.email.map(ConsoleLayout.address)),
+                ("Real email", minted.realEmail.map(ConsoleLayout.address)), ("nonce claim", nonce),
             ]))
             <div class="split">
             <div><h3>Header</h3><pre class="claims" id="minted-header">\(decoded?.header ?? "")</pre></div>

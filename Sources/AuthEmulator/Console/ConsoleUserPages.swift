@@ -348,7 +348,7 @@ enum ConsoleUserPages {
             ("Last refresh", ConsoleLayout.instant(user.lastRefreshAt)),
             ("Tokens valid since", validSince.map { "\(ConsoleLayout.instant($0) ?? "") <span class=\"muted\">(validSince \(String($0.secondsSinceEpoch)))</span>" }),
             ("Passkeys", user.passkeys.isEmpty ? nil : "\(user.passkeys.count)"),
-        ], compact: true)
+        ])
         // The outbox of what the emulator sent this user: mail to its email, texts to its phone.
         let mail = [user.email, user.phoneNumber].compactMap { $0 }.map { address -> HTML in
             "<a class=\"button\" href=\"\(context.link("/outbox", [("to", address)]))\" id=\"user-mail\">\(address.contains("@") ? "Mail" : "Texts") to \(address) »</a>"
@@ -401,7 +401,9 @@ enum ConsoleUserPages {
             """))
             <p><a href="\(context.link("/users"))">« All users</a></p>
             """
-        return ConsoleLayout.page(context, .users, title: user.displayName ?? user.email ?? user.localId, content)
+        let title = user.displayName ?? user.email ?? user.localId
+        return ConsoleLayout.page(
+            context, .users, title: title, heading: user.displayName == nil ? user.email.map(ConsoleLayout.address) : nil, content)
     }
 
     // MARK: POST /emulator/ui/user?uid=…
