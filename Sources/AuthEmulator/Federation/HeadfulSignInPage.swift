@@ -29,24 +29,27 @@ enum HeadfulSignInPage {
         }
         let environment = request.environment
         let scope = context.scope(request)
+        // The project's accounts with this provider, as the official widget lists them (so
+        // `DELETE …/accounts` empties the list); the fake provider's own record of an account,
+        // kept across resets, gives its real email and "hide my email" choice back. Apple's token
+        // never carries the name (the app sends it once, beside the first sign-in, and it is the
+        // user's): that name rather than none.
         let choices = try environment.read(in: scope) { transaction in
-            let ownAccounts = try transaction.store.fakeProviders.accounts(of: context.providerId, limit: accountsShown)
-            let links = try transaction.users.links(providerId: context.providerId, in: scope, limit: accountsShown)
-            var choices = ownAccounts.map {
-                SignInWidget.Choice(sub: $0.sub, email: $0.email, name: $0.name, picture: $0.picture, hidesEmail: $0.hidesEmail)
+            try transaction.users.links(providerId: context.providerId, in: scope, limit: accountsShown).map { link in
+                var choice: SignInWidget.Choice
+                if let own = try transaction.store.fakeProviders.account(of: context.providerId, sub: link.rawId) {
+                    choice = SignInWidget.Choice(sub: own.sub, email: own.email, name: own.name, picture: own.picture, hidesEmail: own.hidesEmail)
+                } else {
+                    choice = SignInWidget.Choice(
+                        sub: link.rawId, email: link.email, name: link.displayName, picture: link.photoUrl,
+                        hidesEmail: link.email.map(PrivateRelay.isRelayAddress) ?? false)
+                }
+                if choice.name == nil {
+                    choice.name = try link.displayName
+                        ?? transaction.users.user(providerId: context.providerId, rawId: link.rawId, in: scope)?.displayName
+                }
+                return choice
             }
-            for link in links where !choices.contains(where: { $0.sub == link.rawId }) {
-                choices.append(SignInWidget.Choice(
-                    sub: link.rawId, email: link.email, name: link.displayName, picture: link.photoUrl,
-                    hidesEmail: link.email.map(PrivateRelay.isRelayAddress) ?? false))
-            }
-            // Apple's token never carries the name: the app sends it once, beside the first
-            // sign-in, and it is the user's. Show that name rather than none.
-            for index in choices.indices where choices[index].name == nil {
-                let user = try transaction.users.user(providerId: context.providerId, rawId: choices[index].sub, in: scope)
-                choices[index].name = user?.displayName
-            }
-            return choices
         }
         return .html(SignInWidget(context: context, choices: choices).page)
     }
