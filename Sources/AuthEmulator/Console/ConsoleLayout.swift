@@ -257,9 +257,8 @@ enum ConsoleLayout {
         .mail .line{display:flex;gap:.5rem;align-items:baseline;min-width:0}.mail .who{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;flex:1 1 auto;min-width:0}
         .mail .line.about{flex-wrap:wrap;row-gap:.15rem}.mail .subject{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;flex:1 1 14rem;min-width:0}
         .mail .from,.mail .preview{color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font-size:.85rem}
-        .mail .reason{color:var(--bad);font-size:.85rem}.mail time{color:var(--muted);font-size:.85rem}.mail .relay{white-space:nowrap}
+        .mail .reason{color:var(--bad);font-size:.85rem;display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}.mail time{color:var(--muted);font-size:.85rem}.mail .relay{white-space:nowrap}
         .clip{font-size:.8rem;color:var(--muted);white-space:nowrap}.paperclip{vertical-align:-1px}
-        .mailbox.open .mail .reason{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
         .never-received{border:1px solid #f1a9a0;background:#fce8e6;color:var(--bad);border-radius:6px;padding:.5rem .75rem;margin:0 0 .75rem}
         .dead-link{color:var(--muted);text-decoration:line-through}
         iframe.mail{display:block;width:100%;border:1px solid var(--line);border-radius:6px;background:#fff;resize:vertical;overflow:auto}
@@ -296,7 +295,8 @@ enum ConsoleLayout {
         .tenant strong{display:inline-block;max-width:6rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
         header nav{order:3;flex:1 0 100%;overflow-x:auto;margin:0 -.3rem;gap:0}header nav a{padding:.25rem .45rem;font-size:.92rem}
         details.switch[open]{flex:1 0 100%;order:4}details.switch[open] form{margin:.2rem 0 .3rem}
-        main{padding:.6rem}.toolbar label{flex-basis:9rem}dl.details{grid-template-columns:minmax(0,1fr);gap:.1rem}dl.details dt{margin-top:.4rem}
+        main{padding:.6rem}.toolbar label{flex-basis:9rem}
+        ol.inbox li{flex-wrap:wrap}.row-actions{flex:1 0 100%;flex-direction:row;justify-content:flex-end;padding:0 .6rem .45rem}dl.details{grid-template-columns:minmax(0,1fr);gap:.1rem}dl.details dt{margin-top:.4rem}
         dl.details.compact{grid-template-columns:max-content minmax(0,1fr);gap:.25rem .75rem}dl.details.compact dt{margin-top:0}
         .users thead{display:none}.users table,.users tbody,.users tr,.users td{display:block;width:100%}
         .users tr{border-bottom:1px solid var(--line);padding:.45rem .6rem}.users tr:last-child{border-bottom:0}

@@ -22,7 +22,7 @@ enum ConsoleOutboxPages {
                 try store.outbox.inboxPage(projectId: projectId, query, limit: pageSize + 1),
                 try store.outbox.inboxCounts(projectId: projectId, query),
                 try chosenId.flatMap { try store.outbox.message(id: $0, projectId: projectId) },
-                try !store.tenants.list(projectId: projectId, after: nil, limit: 1).isEmpty
+                try projectHasTenants(store, projectId)
             )
         }
         let messages = Array(page.prefix(pageSize))
@@ -97,6 +97,11 @@ enum ConsoleOutboxPages {
             \(context.button("/outbox", here, action: "delete-all", label: "Delete every message of project \(context.scope.projectId)", danger: true))
             """
         return ConsoleLayout.page(context, .outbox, title: "Outbox", content)
+    }
+
+    /// Whether the project has tenants: only then does "no tenant" tell anything.
+    private static func projectHasTenants(_ store: StoreTransaction, _ projectId: String) throws -> Bool {
+        try !store.tenants.list(projectId: projectId, after: nil, limit: 1).isEmpty
     }
 
     /// The search and filters of the page's query, as links keep them.
@@ -266,9 +271,7 @@ enum ConsoleOutboxPages {
         let projectId = context.scope.projectId
         let found = try id.flatMap { id in
             try store.read { store in
-                try store.outbox.message(id: id, projectId: projectId).map {
-                    ($0, try !store.tenants.list(projectId: projectId, after: nil, limit: 1).isEmpty)
-                }
+                try store.outbox.message(id: id, projectId: projectId).map { ($0, try projectHasTenants(store, projectId)) }
             }
         }
         guard let (message, hasTenants) = found else {

@@ -206,7 +206,7 @@ enum ConsoleUserPages {
         try ConsoleContext.post(request, back: .init(path: "/users/new"), again: newUserPage) { context, form in
             let chosen = try form.nonEmptyString("provider") ?? "password"
             let kind = NewUserKind(chosen)
-            /// A field the provider takes, trimmed; the fields it does not take are ignored.
+            // A field the provider takes, trimmed; the fields it does not take are ignored.
             func field(_ name: String) throws -> String? {
                 guard kind.takes(name), let text = try form.string(name)?.trimmingWhitespace(newlines: true), !text.isEmpty else {
                     return nil
