@@ -38,6 +38,7 @@ enum ConsoleRoutes {
         Route("POST", "\(base)/outbox", form("outbox.action", ConsoleOutboxPages.listAction)),
         Route("GET", "\(base)/outbox/changes", page("outbox.changes", ConsoleOutboxPages.changes)),
         Route("GET", "\(base)/message", page("message", ConsoleOutboxPages.message)),
+        Route("GET", "\(base)/attachment", page("attachment", ConsoleOutboxPages.attachment)),
         Route("GET", "\(base)/providers", page("providers", ConsoleProviderPages.show)),
         Route("POST", "\(base)/providers", form("providers.action", ConsoleProviderPages.action)),
         Route("POST", "\(base)/providers/mint", form("providers.mint", ConsoleProviderPages.mint)),

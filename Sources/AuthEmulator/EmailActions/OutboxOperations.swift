@@ -60,13 +60,18 @@ enum OutboxOperations {
     /// `…/messages/{id}.eml`: the message as RFC 5322 source, for a mail client or a MIME parser.
     static func source(_ request: OperationRequest) throws -> OperationResult {
         let message = try storedMessage(request)
-        guard message.to.contains("@") else {
+        guard let source = try emlSource(of: message, from: request.environment.store) else {
             throw AuthError.invalid(
                 "INVALID_ARGUMENT : Message \(message.id) is an SMS to \(message.to); only emails have a .eml source.")
         }
-        // The app's own mail as it was received; Firebase's as the mail it would have been.
-        let source = try rawSource(of: message, from: request.environment.store) ?? Array(MessageSource.render(message).utf8)
         return .download(source, contentType: "message/rfc822", fileName: "message-\(message.id).eml")
+    }
+
+    /// An email's RFC 5322 source (the `.eml` download and the console's raw view): the app's own
+    /// mail as it was received, Firebase's as the mail it would have been. Nil for an SMS.
+    static func emlSource(of message: OutboxMessage, from store: AuthStore) throws -> [UInt8]? {
+        guard message.isEmail else { return nil }
+        return try rawSource(of: message, from: store) ?? Array(MessageSource.render(message).utf8)
     }
 
     /// `DELETE …/messages/{id}`: one message; the others stay.
