@@ -18,14 +18,14 @@ import Testing
         #expect(handler.requests.first?.body == body)
     }
 
-    @Test func declaredOversizeBodyIsRefusedBeforeItIsRead() throws {
+    @Test func declaredBodyPastTheDrainLimitIsRefusedBeforeItIsRead() throws {
         let handler = RecordingHandler()
         let server = try startedServer(handler, maximumBodyBytes: Self.limit)
         defer { server.shutdown() }
         let connection = try RawHTTPConnection(port: server.port)
 
-        // Headers only: the answer must come without the server waiting for the body.
-        try connection.sendRequest("POST", "/big", headers: [("Content-Length", "\(Self.limit + 1)")])
+        // Headers only: the answer must come without the server waiting for a body it would not read.
+        try connection.sendRequest("POST", "/big", headers: [("Content-Length", "\(Self.limit * 8 + 1)")])
         let response = try connection.readResponse()
 
         #expect(response.status == 413)
@@ -46,6 +46,23 @@ import Testing
         let response = try connection.readResponse()
 
         #expect(response.status == 413)
+        #expect(handler.requests.isEmpty)
+    }
+
+    /// A client that writes its whole body before it reads (most HTTP clients, without `Expect`)
+    /// gets the 413: the server reads the body and drops it first, where it had answered at once
+    /// and closed, under the client's write (a broken pipe or a reset instead of the answer).
+    @Test func oversizeBodyWrittenBeforeReadingGetsA413NotABrokenPipe() throws {
+        let handler = RecordingHandler()
+        let server = try startedServer(handler, maximumBodyBytes: Self.limit)
+        defer { server.shutdown() }
+        let connection = try RawHTTPConnection(port: server.port)
+
+        try connection.sendRequest("POST", "/big", body: [UInt8](repeating: 7, count: Self.limit + 1))
+        let response = try connection.readResponse()
+
+        #expect(response.status == 413)
+        #expect(response.text == "{\"limit\":\(Self.limit)}")
         #expect(handler.requests.isEmpty)
     }
 
