@@ -14,11 +14,9 @@ import Synchronization
 final class RequestDispatcher: Sendable {
     let handler: any HTTPHandler
     let maximumBodyBytes: Int
-    /// How much of a body over `maximumBodyBytes` is read and dropped before the 413: a client
-    /// that sends its whole body before reading (most do, unless they ask `Expect: 100-continue`)
-    /// found the connection closed under its write, a broken pipe or a reset instead of the answer.
-    /// Past this the 413 goes at once, as it does when the client waits for `100 Continue`.
-    var drainLimit: Int { maximumBodyBytes * 8 }
+    /// How much of a body over `maximumBodyBytes` is read and dropped before the 413 (a later
+    /// request of a kept-alive connection; the first one's is the screener's to answer).
+    var drainLimit: Int { oversizeDrainBytes(maximumBodyBytes: maximumBodyBytes) }
     let limits: HTTPLimits
     let inFlight: InFlightRequests
     let suspended: SuspendedRequests
