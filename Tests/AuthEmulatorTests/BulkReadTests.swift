@@ -242,3 +242,44 @@ import Testing
         #expect(try emulator.admin("accounts:query", ["returnUserInfo": false])["recordsCount"] == "1000")
     }
 }
+
+/// `accounts:query` runs on `LongReads`, off the server's two threads: queries waiting for their
+/// turn hold no thread, so a lookup is answered meanwhile.
+@Suite struct LongReadTests {
+    @Test func queriesWaitingForTheirTurnHoldNoServerThread() throws {
+        let emulator = try TestEmulator()
+        let signedUp = try emulator.signUp("short@example.com")
+        let idToken = try #require(signedUp["idToken"]?.stringValue)
+        let longReads = emulator.emulator.environment.longReads
+        // A read that holds the queue until the test lets it go.
+        let release = DispatchSemaphore(value: 0)
+        let holding = DispatchSemaphore(value: 0)
+        longReads.run {
+            holding.signal()
+            release.wait()
+        }
+        holding.wait()
+        let answers = Locked<[TestEmulator.Reply]>([])
+        let done = DispatchGroup()
+        for _ in 0..<3 {
+            done.enter()
+            Thread.detachNewThread {
+                defer { done.leave() }
+                if let reply = try? emulator.admin("accounts:query", ["returnUserInfo": false]) {
+                    answers.withLock { $0.append(reply) }
+                }
+            }
+        }
+        // Three queries, more than the server has threads, are all in the queue...
+        let deadline = Date().addingTimeInterval(30)
+        while longReads.waitingCount < 3 && Date() < deadline { usleep(1000) }
+        #expect(longReads.waitingCount == 3)
+        // ...and a short request is answered while they wait.
+        let lookup = try emulator.client("lookup", ["idToken": .string(idToken)])
+        #expect(lookup.status == 200)
+        #expect(answers.withLock { $0.isEmpty })
+        release.signal()
+        done.wait()
+        #expect(answers.withLock { $0.map(\.json) } == Array(repeating: ["recordsCount": "1"], count: 3))
+    }
+}

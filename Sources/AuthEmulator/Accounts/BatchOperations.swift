@@ -53,8 +53,13 @@ enum BatchOperations {
     /// `accounts:query` / `:queryAccounts` as production answers it: `expression` (any of its
     /// `{email | userId | phoneNumber}` entries matches), `sortBy`, `order`, `offset`, `limit`
     /// (at most 500); `recordsCount` counts every match, `userInfo` holds the page. Both are
-    /// SQL (`UserQuery`): only the page is read into memory.
-    static func query(_ request: OperationRequest) throws -> JSONObject {
+    /// SQL (`UserQuery`): only the page is read into memory. A count or an offset walks an index
+    /// of the scope's users, so it runs on `LongReads`, not on a server thread.
+    static func query(_ request: OperationRequest) -> OperationResult {
+        request.longRead("accounts:query", answerQuery)
+    }
+
+    private static func answerQuery(_ request: OperationRequest) throws -> JSONObject {
         let body = request.body
         // `PROJECT_DISABLED` comes before any field is checked, as in the reference.
         let (count, page) = try request.read { transaction -> (Int, [UserRecord]?) in
