@@ -52,6 +52,7 @@ MINIMUM_BLOCKS = {
     "docs/signed-id-tokens.md": 5,
     "docs/console.md": 1,
     "docs/large-stores.md": 3,
+    "docs/resets.md": 4,
     "docs/migrating-from-firebase-tools.md": 5,
 }
 
