@@ -1,5 +1,6 @@
 @testable import AuthEmulator
 import Foundation
+import HTTPTestSupport
 import JSON
 import SQLiteStore
 import Testing
@@ -225,6 +226,33 @@ import Testing
         #expect(tokens?[0].integer == 0)
         // Another tenant's users stay.
         #expect(try store.read { try $0.users.count(in: UserScope(projectId: TestEmulator.project, tenantId: "tenant-a")) } == 1)
+    }
+
+    /// `batchGet` with a negative `maxResults` (every user) reads and writes a page at a time; the
+    /// answer is the same text as the tree's encoding, in user id order, for more users than a page.
+    @Test func batchGetOfEveryUserIsWrittenPageByPage() throws {
+        let emulator = try TestEmulator()
+        let total = BatchOperations.maximumPageSize * 2 + 7
+        for batch in stride(from: 0, to: total, by: BatchCreate.maximumUsers) {
+            let users: [JSONValue] = (batch..<min(batch + BatchCreate.maximumUsers, total)).map {
+                ["localId": .string(String(format: "all%05d", $0)), "email": .string("all\($0)@example.com")]
+            }
+            #expect(try emulator.admin("accounts:batchCreate", ["users": .array(users)]).status == 200)
+        }
+        let path = "/identitytoolkit.googleapis.com/v1/projects/\(TestEmulator.project)/accounts:batchGet"
+        for (query, count, token) in [("maxResults=-1", total, nil), ("maxResults=1000", 1000, "all00999"), ("maxResults=5&nextPageToken=all02005", 1, nil)] {
+            let response = try RawHTTPConnection(port: emulator.emulator.port).exchange(
+                "GET", "\(path)?\(query)", headers: [("Authorization", "Bearer owner")])
+            #expect(response.status == 200)
+            let answer = try JSONValue(parsing: response.body)
+            #expect(answer.prettyEncoded() == response.body, "\(query)")
+            let ids = answer["users"]?.arrayValue?.compactMap { $0["localId"]?.stringValue } ?? []
+            #expect(ids.count == count && ids == ids.sorted(), "\(query)")
+            #expect(answer["nextPageToken"]?.stringValue == token, "\(query)")
+        }
+        let empty = try RawHTTPConnection(port: emulator.emulator.port).exchange(
+            "GET", "\(path)?nextPageToken=zzz", headers: [("Authorization", "Bearer owner")])
+        #expect(try JSONValue(parsing: empty.body).prettyEncoded() == empty.body)
     }
 
     @Test func batchCreateTakesAtMostProductionsThousandUsers() throws {

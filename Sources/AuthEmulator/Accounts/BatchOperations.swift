@@ -7,23 +7,40 @@ enum BatchOperations {
     static let maximumPageSize = 1000
 
     /// Users by local id, a page at a time. `maxResults` 0 or absent means 20; a negative value
-    /// means all of them (a reference-emulator extension its own export uses).
-    static func batchGet(_ request: OperationRequest) throws -> JSONObject {
+    /// means all of them (a reference-emulator extension its own export uses): those are read a
+    /// page of `maximumPageSize` at a time, each page its own read, and written out as they come,
+    /// so only the answer's text grows with them, not records and a JSON tree of every user too.
+    static func batchGet(_ request: OperationRequest) throws -> OperationResult {
         let requested = request.queryValue("maxResults").flatMap { Int($0) } ?? 0
         let pageSize: Int? = requested < 0 ? nil : min(requested == 0 ? defaultPageSize : requested, maximumPageSize)
-        let after = request.queryValue("nextPageToken").flatMap { $0.isEmpty ? nil : $0 }
-        let users = try request.read { transaction in
-            try transaction.requireEnabled()
-            return try transaction.users.users(in: transaction.scope, afterLocalId: after, limit: pageSize)
+        var after = request.queryValue("nextPageToken").flatMap { $0.isEmpty ? nil : $0 }
+        // The bytes `prettyEncoded()` writes for {kind, users, nextPageToken?} (UserRecord.write).
+        var json = JSONStreamWriter(indent: 2, capacity: 1024 * (pageSize ?? maximumPageSize))
+        json.beginObject()
+        json.key("kind")
+        json.string("identitytoolkit#DownloadAccountResponse")
+        json.key("users")
+        json.beginArray()
+        var written = 0
+        while true {
+            let step = min(pageSize ?? maximumPageSize, maximumPageSize)
+            let users = try request.read { transaction in
+                try transaction.requireEnabled()
+                return try transaction.users.users(in: transaction.scope, afterLocalId: after, limit: step)
+            }
+            for user in users { user.write(to: &json) }
+            written += users.count
+            after = users.last?.localId ?? after
+            guard pageSize == nil, users.count == step else { break }
         }
-        var response: JSONObject = [
-            "kind": "identitytoolkit#DownloadAccountResponse", "users": .array(users.map { .object($0.json) }),
-        ]
+        json.endArray()
         // A full page always carries a token, even when nothing follows (as in the reference).
-        if let pageSize, users.count == pageSize, let last = users.last {
-            response["nextPageToken"] = .string(last.localId)
+        if let pageSize, written == pageSize, let after {
+            json.key("nextPageToken")
+            json.string(after)
         }
-        return response
+        json.endObject()
+        return .encodedJSON(json.bytes)
     }
 
     static func batchDelete(_ request: OperationRequest) throws -> JSONObject {
@@ -77,8 +94,6 @@ enum BatchOperations {
 }
 
 extension UserQuery {
-    static let maximumLimit = 500
-
     /// The request's expression, sort and page.
     fileprivate init(_ body: RequestBody) throws(AuthError) {
         for (index, entry) in (try body.objectArray("expression") ?? []).enumerated() {

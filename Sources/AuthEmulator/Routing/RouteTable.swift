@@ -62,7 +62,7 @@ enum RouteTable {
                 Route("POST", "\(base)/accounts:query", Operation("identitytoolkit.projects.accounts.query", .apiKeyOrOwner, result: BatchOperations.query)),
                 Route("POST", "\(base)/accounts:batchCreate", .unimplemented("identitytoolkit.projects.accounts.batchCreate")),
                 Route("POST", "\(base)/accounts:batchDelete", Operation("identitytoolkit.projects.accounts.batchDelete", .apiKeyOrOwner, BatchOperations.batchDelete)),
-                Route("GET", "\(base)/accounts:batchGet", Operation("identitytoolkit.projects.accounts.batchGet", .apiKeyOrOwner, BatchOperations.batchGet)),
+                Route("GET", "\(base)/accounts:batchGet", Operation("identitytoolkit.projects.accounts.batchGet", .apiKeyOrOwner, result: BatchOperations.batchGet)),
                 Route("POST", "\(base):createSessionCookie", Operation("identitytoolkit.projects.createSessionCookie", .apiKeyOrOwner, SessionCookie.create)),
             ]
         } + [

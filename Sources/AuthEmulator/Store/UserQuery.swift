@@ -28,7 +28,9 @@ struct UserQuery: Sendable, Equatable {
     var sortKey = SortKey.userId
     var descending = false
     var offset = 0
-    var limit = 500
+    var limit = UserQuery.maximumLimit
+    /// Production's most users a page.
+    static let maximumLimit = 500
 
     /// With no expression every user of the scope matches.
     var hasExpression: Bool { !(userIds.isEmpty && emails.isEmpty && phoneNumbers.isEmpty) }

@@ -581,7 +581,7 @@ struct UserRepository {
     }
 
     /// Deletes up to `limit` users of one project or tenant (their links go with them) and up to
-    /// `limit` of its refresh tokens; false once none of either is left. One step of
+    /// `limit` of its refresh tokens; true when either step was full, so more may be left. One step of
     /// `AuthStore.deleteAllUsers`: one transaction over every user of a scope held every other write
     /// back (3 s at 1M users) and journalled every page it freed (122 MB more resident afterwards).
     func deleteSome(in scope: UserScope, limit: Int) throws -> Bool {
