@@ -51,9 +51,10 @@ final class ConnectionScreener: @unchecked Sendable {
 
     /// A first look of this many bytes holds almost every head; a fuller one looks again up to the limit.
     private static let firstLookBytes = 4096
-    /// How long a refused connection may take to read our answer and close, and how much more it may send meanwhile.
+    /// How long a refused connection may take to read our answer and close, and how much more it
+    /// may send meanwhile (unless its refusal sets more: `ScreenedConnection.lingerBytes`).
     private static let lingerMilliseconds: Int64 = 2000
-    private static let lingerBytes = 1 << 20
+    fileprivate static let lingerBytes = 1 << 20
 
     init(
         listener: ListeningSocket, screen: RequestHeadScreen, idleTimeoutSeconds: Int, maximumScreening: Int,
@@ -245,6 +246,12 @@ final class ConnectionScreener: @unchecked Sendable {
             if connection.lowWater > 1 { SystemSocket.setReceiveLowWater(connection.socket, 1) }
             connection.stage = .answering(RefusalMessage.bytes(of: answer(refusal), status: refusal.status), sent: 0)
             connection.deadline = now.addingClamped(Self.lingerMilliseconds)
+            if case .bodyTooLarge = refusal.reason {
+                // The client is likely sending that body now: read it all, so the close does not
+                // reset the connection under its last write (1 MiB of linger ended a body of 1 MiB
+                // + 1 so, before the client could read the 413).
+                connection.lingerBytes = oversizeDrainBytes(maximumBodyBytes: screen.maximumBodyBytes) + screen.limits.maximumHeadBytes
+            }
             return continueAnswer(&connection)
         case .incomplete:
             return awaitMore(&connection, seen: count, now: now)
@@ -294,11 +301,11 @@ final class ConnectionScreener: @unchecked Sendable {
         while true {
             let count = recv(connection.socket, peekBuffer.baseAddress, peekBuffer.count, Int32(MSG_DONTWAIT))
             if count < 0 && errno == EINTR { continue }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && dropped <= Self.lingerBytes {
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && dropped <= connection.lingerBytes {
                 connection.stage = .draining(dropped: dropped)
                 return true
             }
-            if count <= 0 || dropped > Self.lingerBytes {
+            if count <= 0 || dropped > connection.lingerBytes {
                 close(connection.socket)
                 return false
             }
@@ -329,6 +336,8 @@ private struct ScreenedConnection {
     var pausedUntil: Int64 = 0
     /// The idle timeout while screening; the linger limit once refused (monotonic milliseconds).
     var deadline: Int64 = .max
+    /// What a refused peer may still send before the connection is closed.
+    var lingerBytes = ConnectionScreener.lingerBytes
 
     init(socket: Int32, peer: sockaddr_storage, peerLength: socklen_t) {
         self.socket = socket

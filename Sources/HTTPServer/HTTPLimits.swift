@@ -48,6 +48,12 @@ public struct HTTPLimits: Sendable, Equatable {
     }
 }
 
+/// How much of a body over the limit (`maximumBodyBytes`) is read and dropped around the 413: a
+/// client that sends its whole body before it reads (most do, unless they ask `Expect: 100-continue`)
+/// found the connection closed under its write, a broken pipe or a reset instead of the answer.
+/// Past this the connection is closed, as it is when the client waits for `100 Continue`.
+func oversizeDrainBytes(maximumBodyBytes: Int) -> Int { maximumBodyBytes * 8 }
+
 /// A request the server refused before the handler saw it, and the status to send.
 public struct HTTPRefusal: Sendable, Equatable, CustomStringConvertible {
     public enum Reason: Sendable, Equatable {

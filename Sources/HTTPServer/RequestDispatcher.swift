@@ -14,6 +14,9 @@ import Synchronization
 final class RequestDispatcher: Sendable {
     let handler: any HTTPHandler
     let maximumBodyBytes: Int
+    /// How much of a body over `maximumBodyBytes` is read and dropped before the 413 (a later
+    /// request of a kept-alive connection; the first one's is the screener's to answer).
+    var drainLimit: Int { oversizeDrainBytes(maximumBodyBytes: maximumBodyBytes) }
     let limits: HTTPLimits
     let inFlight: InFlightRequests
     let suspended: SuspendedRequests
@@ -75,6 +78,8 @@ private final class PendingRequest {
     var body: [UInt8] = []
     /// Set once the body is known to exceed the limit; from then on uploads are dropped.
     var isOversized = false
+    /// Bytes of an oversized body read and dropped so far (see `RequestDispatcher.drainLimit`).
+    var drained = 0
     /// Set when the handler deferred its answer: MHD calls again once the connection resumes, and
     /// that call must deliver the answer rather than dispatch the request a second time.
     var deferred: ResponseCompletion?
@@ -112,6 +117,7 @@ private func handleAccess(
             return queue(dispatcher.answer(to: refusal), status: refusal.status, on: connection)
         case .length(let length) where length > limit:
             pending.isOversized = true
+            guard length > dispatcher.drainLimit || expectsContinue(pending.headers) else { return .YES }
             return queue(dispatcher.handler.respondToOversizedBody(limit: limit), status: 413, on: connection)
         case .length(let length):
             pending.body.reserveCapacity(length)
@@ -128,17 +134,23 @@ private func handleAccess(
 
     let chunkSize = uploadDataSize.pointee
     if chunkSize > 0 {
-        // Only a chunked upload can outgrow the limit here (a declared length was checked above):
-        // count as the chunks come, and past the limit drop them instead of buffering.
-        if !pending.isOversized, let uploadData {
+        // A chunked upload can outgrow the limit here (a declared length was checked above): count
+        // as the chunks come, and past the limit drop them instead of buffering, up to the drain limit.
+        if pending.isOversized {
+            pending.drained += chunkSize
+        } else if let uploadData {
             if pending.body.count + chunkSize > limit {
                 pending.isOversized = true
+                pending.drained = pending.body.count + chunkSize
                 pending.body = []
             } else {
                 pending.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: chunkSize))
             }
         }
         uploadDataSize.pointee = 0
+        if pending.isOversized && pending.drained > dispatcher.drainLimit {
+            return queue(dispatcher.handler.respondToOversizedBody(limit: limit), status: 413, on: connection)
+        }
         return .YES
     }
 
@@ -245,6 +257,11 @@ private func declaredBody(_ fields: [(name: String, value: String)]) -> Declared
         }
     }
     return DeclaredBody(contentLengths: lengths, transferEncodings: codings)
+}
+
+/// Whether the client waits for `100 Continue` before it sends the body.
+private func expectsContinue(_ fields: [(name: String, value: String)]) -> Bool {
+    fields.contains { HTTPHeaders.sameName($0.name, "expect") && HTTPHeaders.sameName($0.value, "100-continue") }
 }
 
 /// The header fields against their limits (count, then bytes of names and values).

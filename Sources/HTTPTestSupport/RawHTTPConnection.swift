@@ -122,6 +122,13 @@ public final class RawHTTPConnection {
         return recv(socket, &byte, 1, 0) <= 0
     }
 
+    /// Whether the server closed in order (end of stream), not with a reset (which a close with
+    /// unread bytes sends, and which can destroy an answer the client has not read yet).
+    public func isClosedInOrderByServer() -> Bool {
+        var byte: UInt8 = 0
+        return buffered.isEmpty && recv(socket, &byte, 1, 0) == 0
+    }
+
     private func readUntilBlankLine() throws -> String {
         let separator: [UInt8] = [13, 10, 13, 10]
         while true {

@@ -35,6 +35,13 @@ public struct JSONStreamWriter: ~Copyable {
         try output.withBytes(body)
     }
 
+    /// Lends the JSON written since the last flush to `body` (to write it out), then forgets it:
+    /// a long document goes out in pieces, its structure carrying on where it was.
+    public mutating func flush(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+        try output.withBytes(body)
+        output.removeAll()
+    }
+
     // MARK: Structure
 
     public mutating func beginObject() {

@@ -125,6 +125,9 @@ struct ByteBuffer: ~Copyable {
 
     deinit { start.deallocate() }
 
+    /// Forgets the bytes, keeping the allocation for the next ones.
+    mutating func removeAll() { count = 0 }
+
     mutating func append(_ byte: UInt8) {
         if count == capacity { grow(toHold: 1) }
         start[count] = byte

@@ -60,6 +60,7 @@ MINIMUM_BLOCKS = {
     "docs/clock.md": 5,
     "docs/signed-id-tokens.md": 5,
     "docs/console.md": 1,
+    "docs/large-stores.md": 3,
     "docs/resets.md": 4,
     "docs/migrating-from-firebase-tools.md": 5,
     "docs/command-line.md": 8,

@@ -1,6 +1,7 @@
 """Plain-HTTP checks of the REST contract that SDK users depend on."""
 
 import json
+import socket
 
 import requests
 
@@ -150,6 +151,44 @@ def test_root_reports_ready(client):
     response = client.request("GET", "/")
     assert response.status_code == 200, response.text
     assert response.json()["authEmulator"]["ready"] is True
+
+
+def read_response(reader):
+    status = reader.readline()
+    length = 0
+    while (line := reader.readline()) not in (b"\r\n", b""):
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return status, reader.read(length)
+
+
+def test_a_body_over_the_limit_written_before_reading_gets_a_readable_413(client):
+    """A client that writes its whole body before it reads (most do, without `Expect:
+    100-continue`) reads the 413, on a connection's first request (then the server closes in
+    order) and on a kept-alive connection's later one (then the connection goes on): the server
+    reads the body and drops it. It had stopped reading after 1 MiB, or at the headers of a later
+    request, and the client's write of a larger body failed with a broken pipe."""
+    host, port = client.base_url.removeprefix("http://").rsplit(":", 1)
+    index = f"GET / HTTP/1.1\r\nHost: {host}\r\n\r\n".encode()
+    for size in (ONE_MIB + 1, 4 * ONE_MIB):
+        oversize = (f"POST {IDENTITY_TOOLKIT}/accounts:signUp?key=k HTTP/1.1\r\nHost: {host}\r\n"
+                    f"Content-Type: application/json\r\nContent-Length: {size}\r\n\r\n").encode() + b" " * size
+        for kept_alive in (False, True):
+            with socket.create_connection((host, int(port)), timeout=10) as connection:
+                reader = connection.makefile("rb")
+                if kept_alive:
+                    connection.sendall(index)
+                    assert read_response(reader)[0].startswith(b"HTTP/1.1 200 ")
+                connection.sendall(oversize)
+                status, answer = read_response(reader)
+                assert status.startswith(b"HTTP/1.1 413 "), (size, kept_alive, status)
+                error = json.loads(answer)["error"]
+                assert error["code"] == 413 and "1048576-byte limit" in error["message"], error
+                if kept_alive:
+                    connection.sendall(index)
+                    assert read_response(reader)[0].startswith(b"HTTP/1.1 200 "), size
+                else:
+                    assert reader.read() == b"", size  # the end of the stream, not a reset
 
 
 def test_body_over_one_mebibyte_is_refused_with_413_and_a_json_error(client):

@@ -7,23 +7,40 @@ enum BatchOperations {
     static let maximumPageSize = 1000
 
     /// Users by local id, a page at a time. `maxResults` 0 or absent means 20; a negative value
-    /// means all of them (a reference-emulator extension its own export uses).
-    static func batchGet(_ request: OperationRequest) throws -> JSONObject {
+    /// means all of them (a reference-emulator extension its own export uses): those are read a
+    /// page of `maximumPageSize` at a time, each page its own read, and written out as they come,
+    /// so only the answer's text grows with them, not records and a JSON tree of every user too.
+    static func batchGet(_ request: OperationRequest) throws -> OperationResult {
         let requested = request.queryValue("maxResults").flatMap { Int($0) } ?? 0
         let pageSize: Int? = requested < 0 ? nil : min(requested == 0 ? defaultPageSize : requested, maximumPageSize)
-        let after = request.queryValue("nextPageToken").flatMap { $0.isEmpty ? nil : $0 }
-        let users = try request.read { transaction in
-            try transaction.requireEnabled()
-            return try transaction.users.users(in: transaction.scope, afterLocalId: after, limit: pageSize)
+        var after = request.queryValue("nextPageToken").flatMap { $0.isEmpty ? nil : $0 }
+        // The bytes `prettyEncoded()` writes for {kind, users, nextPageToken?} (UserRecord.write).
+        var json = JSONStreamWriter(indent: 2, capacity: 1024 * (pageSize ?? maximumPageSize))
+        json.beginObject()
+        json.key("kind")
+        json.string("identitytoolkit#DownloadAccountResponse")
+        json.key("users")
+        json.beginArray()
+        var written = 0
+        while true {
+            let step = min(pageSize ?? maximumPageSize, maximumPageSize)
+            let users = try request.read { transaction in
+                try transaction.requireEnabled()
+                return try transaction.users.users(in: transaction.scope, afterLocalId: after, limit: step)
+            }
+            for user in users { user.write(to: &json) }
+            written += users.count
+            after = users.last?.localId ?? after
+            guard pageSize == nil, users.count == step else { break }
         }
-        var response: JSONObject = [
-            "kind": "identitytoolkit#DownloadAccountResponse", "users": .array(users.map { .object($0.json) }),
-        ]
+        json.endArray()
         // A full page always carries a token, even when nothing follows (as in the reference).
-        if let pageSize, users.count == pageSize, let last = users.last {
-            response["nextPageToken"] = .string(last.localId)
+        if let pageSize, written == pageSize, let after {
+            json.key("nextPageToken")
+            json.string(after)
         }
-        return response
+        json.endObject()
+        return .encodedJSON(json.bytes)
     }
 
     static func batchDelete(_ request: OperationRequest) throws -> JSONObject {
@@ -52,38 +69,33 @@ enum BatchOperations {
 
     /// `accounts:query` / `:queryAccounts` as production answers it: `expression` (any of its
     /// `{email | userId | phoneNumber}` entries matches), `sortBy`, `order`, `offset`, `limit`
-    /// (at most 500); `recordsCount` counts every match, `userInfo` holds the page.
-    static func query(_ request: OperationRequest) throws -> JSONObject {
+    /// (at most 500); `recordsCount` counts every match, `userInfo` holds the page. Both are
+    /// SQL (`UserQuery`): only the page is read into memory. A count or an offset walks an index
+    /// of the scope's users, so it runs on `LongReads`, not on a server thread.
+    static func query(_ request: OperationRequest) -> OperationResult {
+        request.longRead("accounts:query", answerQuery)
+    }
+
+    private static func answerQuery(_ request: OperationRequest) throws -> JSONObject {
         let body = request.body
         // `PROJECT_DISABLED` comes before any field is checked, as in the reference.
-        let (filter, all) = try request.read { transaction in
+        let (count, page) = try request.read { transaction -> (Int, [UserRecord]?) in
             try transaction.requireEnabled()
-            return (try QueryFilter(body), try transaction.users.users(in: transaction.scope, afterLocalId: nil, limit: nil))
+            let query = try UserQuery(body)
+            let count = try transaction.users.count(matching: query, in: transaction.scope)
+            guard try body.bool("returnUserInfo") != false else { return (count, nil) }
+            guard query.offset < count else { return (count, []) }
+            return (count, try transaction.users.users(matching: query, in: transaction.scope))
         }
-        var users = all.filter(filter.matches)
-        users.sort(by: filter.order)
-        var response: JSONObject = ["recordsCount": .string(String(users.count))]
-        if try body.bool("returnUserInfo") != false {
-            let page = users.dropFirst(filter.offset).prefix(filter.limit)
-            response["userInfo"] = .array(page.map { .object($0.json) })
-        }
+        var response: JSONObject = ["recordsCount": .string(String(count))]
+        if let page { response["userInfo"] = .array(page.map { .object($0.json) }) }
         return response
     }
 }
 
-/// What an `accounts:query` asks for.
-private struct QueryFilter {
-    static let maximumLimit = 500
-
-    private var emails: Set<String> = []
-    private var userIds: Set<String> = []
-    private var phoneNumbers: Set<String> = []
-    private let sortBy: String
-    private let descending: Bool
-    let offset: Int
-    let limit: Int
-
-    init(_ body: RequestBody) throws(AuthError) {
+extension UserQuery {
+    /// The request's expression, sort and page.
+    fileprivate init(_ body: RequestBody) throws(AuthError) {
         for (index, entry) in (try body.objectArray("expression") ?? []).enumerated() {
             let clause = RequestBody(entry)
             let email = try clause.nonEmptyString("email").map(EmailAddress.canonical)
@@ -92,14 +104,17 @@ private struct QueryFilter {
             guard email != nil || userId != nil || phoneNumber != nil else {
                 throw AuthError.invalid("INVALID_ARGUMENT : expression[\(index)] names none of email, userId, phoneNumber.")
             }
-            if let email { emails.insert(email) }
-            if let userId { userIds.insert(userId) }
-            if let phoneNumber { phoneNumbers.insert(phoneNumber) }
+            if let email { emails.append(email) }
+            if let userId { userIds.append(userId) }
+            if let phoneNumber { phoneNumbers.append(phoneNumber) }
         }
-        sortBy = try body.nonEmptyString("sortBy") ?? "USER_ID"
-        let sortable = ["USER_ID", "SORT_BY_FIELD_UNSPECIFIED", "NAME", "CREATED_AT", "LAST_LOGIN_AT", "USER_EMAIL"]
-        guard sortable.contains(sortBy) else {
-            throw AuthError.invalidArgument("/sortBy must be equal to one of the allowed values")
+        switch try body.nonEmptyString("sortBy") ?? "USER_ID" {
+        case "USER_ID", "SORT_BY_FIELD_UNSPECIFIED": sortKey = .userId
+        case "NAME": sortKey = .name
+        case "USER_EMAIL": sortKey = .email
+        case "CREATED_AT": sortKey = .createdAt
+        case "LAST_LOGIN_AT": sortKey = .lastLoginAt
+        default: throw AuthError.invalidArgument("/sortBy must be equal to one of the allowed values")
         }
         let order = try body.nonEmptyString("order") ?? "ASC"
         guard ["ASC", "DESC", "SORT_ORDER_UNSPECIFIED"].contains(order) else {
@@ -114,26 +129,5 @@ private struct QueryFilter {
         }
         self.offset = Int(offset)
         self.limit = limit == 0 ? Self.maximumLimit : Int(limit)
-    }
-
-    /// With no expression every user matches; otherwise any clause does.
-    func matches(_ user: UserRecord) -> Bool {
-        guard !(emails.isEmpty && userIds.isEmpty && phoneNumbers.isEmpty) else { return true }
-        return userIds.contains(user.localId) || user.email.map(emails.contains) == true
-            || user.phoneNumber.map(phoneNumbers.contains) == true
-    }
-
-    /// The sort, ties broken by user id so pages never overlap.
-    func order(_ first: UserRecord, _ second: UserRecord) -> Bool {
-        let key: (UserRecord) -> String = switch sortBy {
-        case "NAME": { $0.displayName ?? "" }
-        case "USER_EMAIL": { $0.email ?? "" }
-        case "CREATED_AT": { String($0.createdAt.millisecondsSinceEpoch).leftPadded(to: 20) }
-        case "LAST_LOGIN_AT": { String($0.lastLoginAt?.millisecondsSinceEpoch ?? 0).leftPadded(to: 20) }
-        default: { $0.localId }
-        }
-        let (a, b) = (key(first), key(second))
-        if a != b { return descending ? a > b : a < b }
-        return descending ? first.localId > second.localId : first.localId < second.localId
     }
 }

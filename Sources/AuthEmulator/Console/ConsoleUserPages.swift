@@ -117,7 +117,7 @@ enum ConsoleUserPages {
             guard try form.string("confirm") == "yes" else {
                 throw AuthError.invalid("Deleting every user needs its confirmation page: nothing was deleted.")
             }
-            try context.environment.write(in: context.scope) { try $0.users.deleteAll(in: context.scope) }
+            try context.environment.store.deleteAllUsers(in: context.scope)
             return ("Deleted every user.", nil)
         }
     }

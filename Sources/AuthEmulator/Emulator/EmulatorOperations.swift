@@ -18,7 +18,7 @@ enum EmulatorOperations {
 
     /// Deletes every user of the project (or of the tenant in the path), and their refresh tokens.
     static func deleteAccounts(_ request: OperationRequest) throws -> JSONObject {
-        try request.write { try $0.users.deleteAll(in: $0.scope) }
+        try request.environment.store.deleteAllUsers(in: request.scope)
         return [:]
     }
 

@@ -32,8 +32,13 @@ struct ProjectReset {
     }
 
     func run() throws {
+        // The users first, in bounded steps (at 1M users one transaction held every other write
+        // back for seconds); the transaction below deletes any written meanwhile with the rest.
+        for scope in try environment.store.read(userScopes) { try environment.store.deleteAllUsers(in: scope) }
         try environment.store.write { store in
-            try deleteUsers(store)
+            for scope in try userScopes(store) {
+                while try store.users.deleteSome(in: scope, limit: AuthStore.deletionStep) {}
+            }
             try store.refreshTokens.deleteAll(target)
             try store.tenants.deleteAll(target)
             try store.oobCodes.deleteAll(target)
@@ -52,17 +57,16 @@ struct ProjectReset {
         }
     }
 
-    /// Users of the project and of each of its tenants, as `DELETE …/accounts` removes them.
-    private func deleteUsers(_ store: StoreTransaction) throws {
+    /// The project's scopes that hold users (the project itself and each of its tenants), as
+    /// `DELETE …/accounts` removes them.
+    private func userScopes(_ store: StoreTransaction) throws -> [UserScope] {
         let projectIds: [String]
         switch target {
         case .project(let id): projectIds = [id]
         case .everyProject: projectIds = try store.users.projectIds()
         }
-        for projectId in projectIds {
-            for tenantKey in try store.users.tenantKeys(projectId: projectId) {
-                try store.users.deleteAll(in: UserScope(projectId: projectId, tenantId: tenantKey.isEmpty ? nil : tenantKey))
-            }
+        return try projectIds.flatMap { projectId in
+            try store.users.tenantKeys(projectId: projectId).map { UserScope(projectId: projectId, tenantId: $0.isEmpty ? nil : $0) }
         }
     }
 }

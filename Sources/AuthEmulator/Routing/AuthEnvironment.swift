@@ -17,6 +17,7 @@ public final class AuthEnvironment: Sendable {
     let decodedIDTokens: DecodedIDTokenCache
     let providerAudiences = ProviderSettingsCache()
     let outboxWaiters = OutboxWaiters()
+    let longReads = LongReads()
     let projectConfigs = ProjectConfigCache()
     let tenantConfigs = TenantConfigCache()
 

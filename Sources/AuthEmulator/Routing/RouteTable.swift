@@ -59,14 +59,14 @@ enum RouteTable {
                 Route("POST", "\(base)/accounts:delete", delete),
                 Route("POST", "\(base)/accounts:sendOobCode", Operation(
                     "identitytoolkit.projects.accounts.sendOobCode", .apiKeyOrOwner, SendOobCode.run)),
-                Route("POST", "\(base)/accounts:query", Operation("identitytoolkit.projects.accounts.query", .apiKeyOrOwner, BatchOperations.query)),
+                Route("POST", "\(base)/accounts:query", Operation("identitytoolkit.projects.accounts.query", .apiKeyOrOwner, result: BatchOperations.query)),
                 Route("POST", "\(base)/accounts:batchCreate", .unimplemented("identitytoolkit.projects.accounts.batchCreate")),
                 Route("POST", "\(base)/accounts:batchDelete", Operation("identitytoolkit.projects.accounts.batchDelete", .apiKeyOrOwner, BatchOperations.batchDelete)),
-                Route("GET", "\(base)/accounts:batchGet", Operation("identitytoolkit.projects.accounts.batchGet", .apiKeyOrOwner, BatchOperations.batchGet)),
+                Route("GET", "\(base)/accounts:batchGet", Operation("identitytoolkit.projects.accounts.batchGet", .apiKeyOrOwner, result: BatchOperations.batchGet)),
                 Route("POST", "\(base):createSessionCookie", Operation("identitytoolkit.projects.createSessionCookie", .apiKeyOrOwner, SessionCookie.create)),
             ]
         } + [
-            Route("POST", "\(v1)/projects/{targetProjectId}:queryAccounts", Operation("identitytoolkit.projects.queryAccounts", .apiKeyOrOwner, BatchOperations.query)),
+            Route("POST", "\(v1)/projects/{targetProjectId}:queryAccounts", Operation("identitytoolkit.projects.queryAccounts", .apiKeyOrOwner, result: BatchOperations.query)),
         ]
 
     // MARK: Identity Toolkit v2

@@ -15,6 +15,16 @@ public final class AuthStore: Sendable {
     func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         try database.read { try body(StoreTransaction(connection: $0, readOnly: true)) }
     }
+
+    /// Users (and refresh tokens) deleted per transaction by `deleteAllUsers`: about 3 ms of the
+    /// writer's time each at 1M users, so other requests' writes and reads run between the steps.
+    static let deletionStep = 1000
+
+    /// Deletes every user of one project or tenant, and their refresh tokens, in transactions of
+    /// `deletionStep` rows. Not atomic: a user written while it runs may be deleted or kept.
+    func deleteAllUsers(in scope: UserScope) throws {
+        while try write({ try $0.users.deleteSome(in: scope, limit: Self.deletionStep) }) {}
+    }
 }
 
 /// The repositories of one transaction. Not to be kept after the transaction's closure returns.

@@ -443,5 +443,14 @@ enum Schema {
                 -- and sorts instead, and every sendOobCode and every use writes one b-tree less.
                 DROP INDEX oob_codes_by_scope;
                 """),
+            Migration(
+            version: 27, name: "users by creation time",
+            sql: """
+                -- The console lists a scope's users newest first, a page at a time, and accounts:query
+                -- sorts by CREATED_AT: in this index's order both read one page instead of sorting
+                -- every user of the scope (the console's first page took ~1 s at 1M users). Ties in
+                -- created_at (a batch import shares one millisecond) are ordered by local_id.
+                CREATE INDEX users_by_creation ON users (project_id, tenant_id, created_at, local_id);
+                """),
     ]
 }

@@ -205,28 +205,45 @@ struct UserRepository {
     /// The console's search: a page of users, newest first (after `cursor`), whose uid, email,
     /// phone, display name, a linked provider's id, uid or email contains `text` (case-insensitive
     /// for ASCII), or who sign in with `text` as a provider (`password`, `phone`); every user when
-    /// `text` is empty.
+    /// `text` is empty. A text that is some user's exact uid, email or phone number finds those users
+    /// by index and nothing else: the substring search reads every user of the scope until a page
+    /// is full, which for a text only one user holds is all of them (0.3-0.55 s at 1M users).
     func search(_ text: String, in scope: UserScope, after cursor: NewestFirstCursor?, limit: Int) throws -> [UserRecord] {
-        var arguments: [SQLiteValue] = [.integer(cursor?.createdAt ?? Int64.max), .text(cursor?.localId ?? "")]
-        // Keyset paging on (created_at, local_id) descending; the first page starts before the end of time.
-        var clause = "(created_at < ?3 OR (created_at = ?3 AND local_id < ?4))"
+        var source = UserQuery().source
+        var filter = ""
         if !text.isEmpty {
-            let escaped = text.replacingEvery("\\", with: "\\\\").replacingEvery("%", with: "\\%")
-                .replacingEvery("_", with: "\\_")
-            arguments.append(.text("%\(escaped)%"))
-            let lowered = text.lowercased()
-            let derived = lowered == "password" ? " OR password_hash IS NOT NULL OR fake_password IS NOT NULL OR email_link_signin = 1"
-                : lowered == "phone" ? " OR phone_number IS NOT NULL" : ""
-            clause += """
-                 AND (local_id LIKE ?5 ESCAPE '\\' OR email LIKE ?5 ESCAPE '\\' OR phone_number LIKE ?5 ESCAPE '\\'
-                    OR display_name LIKE ?5 ESCAPE '\\'\(derived) OR local_id IN (
-                        SELECT local_id FROM provider_links WHERE project_id = ?1 AND tenant_id = ?2
-                        AND (provider_id LIKE ?5 ESCAPE '\\' OR raw_id LIKE ?5 ESCAPE '\\' OR email LIKE ?5 ESCAPE '\\')))
-                """
+            let exact = UserQuery(userIds: [text], emails: [EmailAddress.canonical(text)], phoneNumbers: [text]).source
+            if try connection.queryFirst("SELECT 1 FROM \(exact.sql) LIMIT 1", Self.scopeArguments(scope) + exact.arguments) != nil {
+                source = exact
+            } else {
+                filter = Self.containing(text, pattern: "?3")
+                let escaped = text.replacingEvery("\\", with: "\\\\").replacingEvery("%", with: "\\%")
+                    .replacingEvery("_", with: "\\_")
+                source.arguments = [.text("%\(escaped)%")]
+            }
         }
-        arguments.append(.integer(Int64(limit)))
-        clause += " ORDER BY created_at DESC, local_id DESC LIMIT ?\(arguments.count + 2)"
-        return try users(where: clause, arguments, in: scope, orderBy: nil)
+        // Keyset paging on (created_at, local_id) descending, along `users_by_creation`; the first
+        // page starts before the end of time.
+        let next = source.arguments.count + 3
+        let sql = "SELECT \(Self.userColumns), \(Self.hasLinks) FROM \(source.sql)\(filter)"
+            + " AND (created_at, local_id) < (?\(next), ?\(next + 1)) ORDER BY created_at DESC, local_id DESC LIMIT ?\(next + 2)"
+        let page: [SQLiteValue] = [.integer(cursor?.createdAt ?? Int64.max), .text(cursor?.localId ?? ""), .integer(Int64(limit))]
+        return try users(selecting: sql, source.arguments + page, in: scope)
+    }
+
+    /// The search's substring terms, `pattern` being the escaped `%text%`.
+    private static func containing(_ text: String, pattern: String) -> String {
+        let lowered = text.lowercased()
+        let derived = lowered == "password" ? " OR password_hash IS NOT NULL OR fake_password IS NOT NULL OR email_link_signin = 1"
+            : lowered == "phone" ? " OR phone_number IS NOT NULL" : ""
+        return """
+             AND (local_id LIKE \(pattern) ESCAPE '\\' OR email LIKE \(pattern) ESCAPE '\\'
+                OR phone_number LIKE \(pattern) ESCAPE '\\' OR display_name LIKE \(pattern) ESCAPE '\\'\(derived)
+                OR local_id IN (
+                    SELECT local_id FROM provider_links WHERE project_id = ?1 AND tenant_id = ?2
+                    AND (provider_id LIKE \(pattern) ESCAPE '\\' OR raw_id LIKE \(pattern) ESCAPE '\\'
+                        OR email LIKE \(pattern) ESCAPE '\\')))
+            """
     }
 
     func count(in scope: UserScope) throws -> Int {
@@ -234,6 +251,24 @@ struct UserRepository {
             "SELECT count(*) FROM users WHERE project_id = ? AND tenant_id = ?", [.text(scope.projectId), .text(scope.tenantKey)])
         return Int(row?[0].integer ?? 0)
     }
+
+    /// How many users `query` matches: `count(*)` on an index, nothing read into memory.
+    func count(matching query: UserQuery, in scope: UserScope) throws -> Int {
+        let source = query.source
+        let row = try connection.queryFirst("SELECT count(*) FROM \(source.sql)", Self.scopeArguments(scope) + source.arguments)
+        return Int(row?[0].integer ?? 0)
+    }
+
+    /// The page of users `query` answers, in its order.
+    func users(matching query: UserQuery, in scope: UserScope) throws -> [UserRecord] {
+        let source = query.source
+        let page = source.arguments.count + 3
+        return try users(
+            selecting: "SELECT \(Self.userColumns), \(Self.hasLinks) FROM \(source.sql) ORDER BY \(query.orderBy) LIMIT ?\(page) OFFSET ?\(page + 1)",
+            source.arguments + [.integer(Int64(query.limit)), .integer(Int64(query.offset))], in: scope)
+    }
+
+    private static func scopeArguments(_ scope: UserScope) -> [SQLiteValue] { [.text(scope.projectId), .text(scope.tenantKey)] }
 
     /// Users matching `clause`; the clause's own `?` arguments follow `?1` (project) and `?2` (tenant).
     private func users(
@@ -545,11 +580,22 @@ struct UserRepository {
             [.text(scope.projectId), .text(scope.tenantKey), .text(localId)])
     }
 
-    /// Deletes every user of one project or tenant, and their refresh tokens.
-    func deleteAll(in scope: UserScope) throws {
-        let arguments: [SQLiteValue] = [.text(scope.projectId), .text(scope.tenantKey)]
-        try connection.execute("DELETE FROM users WHERE project_id = ? AND tenant_id = ?", arguments)
-        try connection.execute("DELETE FROM refresh_tokens WHERE project_id = ? AND tenant_id = ?", arguments)
+    /// Deletes up to `limit` users of one project or tenant (their links go with them) and up to
+    /// `limit` of its refresh tokens; true when either step was full, so more may be left. One step of
+    /// `AuthStore.deleteAllUsers`: one transaction over every user of a scope held every other write
+    /// back (3 s at 1M users) and journalled every page it freed (122 MB more resident afterwards).
+    func deleteSome(in scope: UserScope, limit: Int) throws -> Bool {
+        let arguments = Self.scopeArguments(scope) + [.integer(Int64(limit))]
+        try connection.execute(
+            "DELETE FROM users WHERE rowid IN (SELECT rowid FROM users WHERE project_id = ?1 AND tenant_id = ?2 LIMIT ?3)",
+            arguments)
+        let users = connection.changes
+        try connection.execute(
+            """
+            DELETE FROM refresh_tokens WHERE token_sha256 IN (
+                SELECT token_sha256 FROM refresh_tokens WHERE project_id = ?1 AND tenant_id = ?2 LIMIT ?3)
+            """, arguments)
+        return users == limit || connection.changes == limit
     }
 }
 

@@ -74,9 +74,10 @@ enum TenantOperations {
         try request.write { transaction in
             _ = try existing(tenantId, in: transaction)
             try transaction.store.tenants.markDeleted(tenantId, projectId: transaction.scope.projectId, at: transaction.now)
-            try transaction.users.deleteAll(in: transaction.scope)
             transaction.environment.tenantConfigs.changed(transaction.scope, to: nil, store: transaction.store)
         }
+        // Its users go in steps once it answers TENANT_NOT_FOUND, so no request can add one meanwhile.
+        try request.environment.store.deleteAllUsers(in: request.scope)
         return [:]
     }
 
