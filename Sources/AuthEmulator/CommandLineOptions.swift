@@ -25,6 +25,8 @@ public enum CommandLineOptions {
                              [--log-level debug|info|warn|error] [--log-format text|json]
                auth-emulator mint IDP [--email …] [--hide-email] [--nonce …] [--hashed-nonce …]
                              [--name …] [--sub …] [--audience …] [--server URL]
+               auth-emulator mint gc.apple.com [--team-player-id …] [--player-id …]
+                             [--game-player-id …] [--display-name …] [--bundle-id …] [--timestamp MS]
                auth-emulator export --data FILE --out DIR [--project ID]
 
           --host        address to listen on (default 127.0.0.1)
@@ -48,7 +50,8 @@ public enum CommandLineOptions {
 
           mint          asks a running emulator's fake provider IDP (apple.com, facebook.com,
                         google.com, yahoo.com, or any id) for a signed token and prints the answer
-                        as JSON; --server defaults to $FIREBASE_AUTH_EMULATOR_HOST or 127.0.0.1:9099
+                        as JSON; --server defaults to $FIREBASE_AUTH_EMULATOR_HOST or 127.0.0.1:9099;
+                        gc.apple.com signs a Game Center identity (requestBody: signInWithGameCenter's)
           export        writes the official export layout from a stopped emulator's --data file; the
                         project is --project, else the only project in the file, else demo-project
         """
@@ -160,6 +163,9 @@ public struct MintCommand: Equatable, Sendable {
     private static let valueFlags = [
         "--email": "email", "--nonce": "nonce", "--hashed-nonce": "hashedNonce", "--name": "name", "--sub": "sub", "--audience": "audience",
         "--picture": "picture", "--alg": "alg",
+        // Game Center (`mint gc.apple.com`): the player and the app its signature is for.
+        "--player-id": "playerId", "--team-player-id": "teamPlayerId", "--game-player-id": "gamePlayerId",
+        "--display-name": "displayName", "--bundle-id": "bundleId", "--timestamp": "timestamp",
     ]
 
     static func parse(_ arguments: [String], environment: [String: String]) throws(CommandLineOptions.UsageError) -> MintCommand {

@@ -142,7 +142,8 @@ public struct Router: HTTPHandler {
             scope: scope, isPrivileged: isPrivileged, body: body, decodedIDToken: idToken, query: request.query,
             pathParameters: parameters, host: request.headers["host"],
             accept: request.headers["accept"], originHeader: request.headers["origin"],
-            fetchSite: request.headers["sec-fetch-site"], environment: environment)
+            fetchSite: request.headers["sec-fetch-site"], iosBundleId: request.headers["x-ios-bundle-identifier"],
+            environment: environment)
         #if DEBUG
         var checked = operationRequest
         checked.queryCheck = (operation.id, operation.fields.query, reads)
