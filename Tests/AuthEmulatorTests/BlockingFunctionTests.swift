@@ -116,7 +116,7 @@ private final class FakeFunction: HTTPHandler, @unchecked Sendable {
         #expect(try TokenInspection.decode(signIn["idToken"]?.stringValue).payload["tier"] == "gold")
         #expect(function.received.map { $0["event_type"] } == ["beforeCreate", "beforeSignIn"])
         #expect(function.received.first?["sign_in_method"] == "gc.apple.com")
-        #expect(function.received.first?["user_record"]?["provider_data"]?[0]?["provider_id"] == "gc.apple.com")
+        #expect(function.received.first?["user_record"]?["provider_data"]?.arrayValue?.first?["provider_id"] == "gc.apple.com")
 
         let blocked = try GameCenterTests.mint(emulator, ["teamPlayerId": "T:_blocked", "displayName": "Blocked"])
         let refused = try GameCenterTests.signIn(emulator, try GameCenterTests.requestBody(blocked))
