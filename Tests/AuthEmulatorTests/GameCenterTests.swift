@@ -32,10 +32,10 @@ import Testing
 
     /// The request body as the mint answered it, sent as a client would, with the bundle id header.
     static func signIn(
-        _ emulator: TestEmulator, _ body: JSONObject, bundleId: String? = GameCenterTests.bundleId, path: String? = nil
+        _ emulator: TestEmulator, _ body: JSONObject, bundleId: String? = GameCenterTests.bundleId
     ) throws -> TestEmulator.Reply {
         try emulator.send(
-            "POST", path ?? "/identitytoolkit.googleapis.com/v1/accounts:signInWithGameCenter?key=test-api-key", json: .object(body),
+            "POST", "/identitytoolkit.googleapis.com/v1/accounts:signInWithGameCenter?key=test-api-key", json: .object(body),
             headers: bundleId.map { [("X-Ios-Bundle-Identifier", $0)] } ?? [])
     }
 
