@@ -15,7 +15,10 @@ import Testing
         let fixture = try JSONValue(parsing: text)
         let path = try #require(fixture["path"]?.stringValue)
         let body = try #require(fixture["body"])
-        return try emulator.send("POST", path, json: body, headers: [("X-Client-Version", "iOS/FirebaseSDK/12.19.0/FirebaseCore-iOS")])
+        // Headers the fixture names besides the one every call carries (Game Center's bundle id).
+        let extra = (fixture["headers"]?.objectValue?.members ?? []).compactMap { member in member.value.stringValue.map { (member.key, $0) } }
+        return try emulator.send(
+            "POST", path, json: body, headers: [("X-Client-Version", "iOS/FirebaseSDK/12.19.0/FirebaseCore-iOS")] + extra)
     }
 
     @Test func anonymousUserLinksAPasswordUpdatesAndDeletes() throws {

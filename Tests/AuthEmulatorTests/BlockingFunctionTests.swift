@@ -97,6 +97,33 @@ private final class FakeFunction: HTTPHandler, @unchecked Sendable {
         #expect(function.received.count == 3)
     }
 
+    @Test func gameCenterSignInRunsBothFunctionsAndARefusalWritesNoPlayer() throws {
+        let function = FakeFunction { event in
+            if event["user_record"]?["display_name"] == "Blocked" {
+                return (403, #"{"error":{"status":"PERMISSION_DENIED","message":"not this player"}}"#)
+            }
+            return (200, #"{"userRecord":{"updateMask":"customClaims","customClaims":{"tier":"gold"}}}"#)
+        }
+        let server = try start(function)
+        defer { server.shutdown() }
+        let emulator = try TestEmulator()
+        let base = "http://127.0.0.1:\(server.port)"
+        try configure(emulator, ["beforeCreate": "\(base)/beforeCreate", "beforeSignIn": "\(base)/beforeSignIn"])
+
+        let minted = try GameCenterTests.mint(emulator, ["teamPlayerId": "T:_blocking", "displayName": "Ada"])
+        let signIn = try GameCenterTests.signIn(emulator, try GameCenterTests.requestBody(minted))
+        #expect(signIn.status == 200, "\(signIn.json)")
+        #expect(try TokenInspection.decode(signIn["idToken"]?.stringValue).payload["tier"] == "gold")
+        #expect(function.received.map { $0["event_type"] } == ["beforeCreate", "beforeSignIn"])
+        #expect(function.received.first?["sign_in_method"] == "gc.apple.com")
+        #expect(function.received.first?["user_record"]?["provider_data"]?.arrayValue?.first?["provider_id"] == "gc.apple.com")
+
+        let blocked = try GameCenterTests.mint(emulator, ["teamPlayerId": "T:_blocked", "displayName": "Blocked"])
+        let refused = try GameCenterTests.signIn(emulator, try GameCenterTests.requestBody(blocked))
+        #expect(refused.errorMessage?.hasPrefix("BLOCKING_FUNCTION_ERROR_RESPONSE") == true)
+        #expect(try GameCenterTests.userCount(emulator) == 1)
+    }
+
     @Test func aRefusalIsTheFunctionsErrorAndWritesNothing() throws {
         let function = FakeFunction { _ in (403, #"{"error":{"status":"PERMISSION_DENIED","message":"no thanks"}}"#) }
         let server = try start(function)

@@ -147,7 +147,7 @@ import Testing
         #expect(signUp?["responses"]?["401"]?["content"]?["application/json"]?["schema"]?["$ref"] == "#/components/schemas/GoogleError")
         let config = paths["/emulator/v1/projects/{projectId}/config"]?["patch"]?["requestBody"]?["content"]?["application/json"]?["schema"]
         #expect(config?["properties"]?["signIn"]?["properties"]?["allowDuplicateEmails"]?["type"] == "boolean")
-        let stub = paths["/identitytoolkit.googleapis.com/v1/accounts:signInWithGameCenter"]?["post"]
+        let stub = paths["/identitytoolkit.googleapis.com/v1/accounts:issueSamlResponse"]?["post"]
         #expect(stub?["x-not-implemented"] == true)
         #expect(stub?["responses"]?["501"] != nil)
     }

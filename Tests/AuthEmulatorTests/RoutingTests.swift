@@ -84,15 +84,15 @@ import Testing
         #expect(document["openapi"] == "3.0.3")
         let paths = try #require(document["paths"]?.objectValue)
         #expect(paths["/identitytoolkit.googleapis.com/v1/accounts:signUp"]?["post"]?["operationId"] == "identitytoolkit.accounts.signUp")
-        #expect(paths["/identitytoolkit.googleapis.com/v1/accounts:signInWithGameCenter"]?["post"]?["x-not-implemented"] == true)
+        #expect(paths["/identitytoolkit.googleapis.com/v1/accounts:issueSamlResponse"]?["post"]?["x-not-implemented"] == true)
         #expect(paths["/emulator/v1/idp/{idp}/tokens"]?["post"] != nil)
     }
 
     @Test func operationsNotBuiltAnswer501() throws {
         let emulator = try TestEmulator()
-        let reply = try emulator.client("signInWithGameCenter", [:])
+        let reply = try emulator.client("issueSamlResponse", [:])
         #expect(reply.status == 501)
-        #expect(reply.errorMessage == "identitytoolkit.accounts.signInWithGameCenter is not implemented in the Auth Emulator.")
+        #expect(reply.errorMessage == "identitytoolkit.accounts.issueSamlResponse is not implemented in the Auth Emulator.")
         #expect(reply["error"]?["status"] == "NOT_IMPLEMENTED")
         let signOut = try emulator.legacy("signOutUser", [:])
         #expect(signOut.status == 501)

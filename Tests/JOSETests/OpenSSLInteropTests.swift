@@ -23,6 +23,26 @@ import Testing
         #expect(subject.contains("CN = test.example"))
     }
 
+    /// Game Center's form: DER, dated from given instants, with an organization; the same key and
+    /// dates give the same bytes, and the key read back from them verifies what the key signed.
+    @Test func derCertificatesAreDatedAsAskedAndGiveTheKeyBack() throws {
+        let openssl = try OpenSSLCommandLine()
+        let key = try SigningKey.generateRSA()
+        let validity = CertificateValidity.between(notBefore: 1_700_000_000, notAfter: 1_800_000_000)
+        let der = try key.selfSignedCertificateDER(commonName: "gc-test", organization: "Tests", serial: 9, validity: validity)
+        #expect(try key.selfSignedCertificateDER(commonName: "gc-test", organization: "Tests", serial: 9, validity: validity) == der)
+        try openssl.write("cert.der", der)
+        let text = String(
+            decoding: try openssl.run("x509", "-inform", "DER", "-in", "cert.der", "-noout", "-subject", "-startdate", "-enddate"),
+            as: UTF8.self)
+        #expect(text.contains("CN = gc-test") && text.contains("O = Tests"))
+        #expect(text.contains("notBefore=Nov 14 22:13:20 2023 GMT"))
+        #expect(text.contains("notAfter=Jan 15 08:00:00 2027 GMT"))
+        let read = try VerificationKey(certificateDER: der)
+        #expect(read.verify(signature: try key.sign(Self.message), over: Self.message, algorithm: .rs256))
+        #expect(throws: (any Error).self) { try VerificationKey(certificateDER: Array(der.dropLast(10))) }
+    }
+
     @Test func sha256MatchesTheCommandLine() throws {
         let cli = try OpenSSLCommandLine()
         let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31) }

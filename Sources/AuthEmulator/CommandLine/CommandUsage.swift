@@ -98,8 +98,11 @@ extension CommandUsage {
 
     static let mint = CommandUsage(
         command: "auth-emulator mint",
-        synopsis: ["auth-emulator mint IDP [--email …] [--hide-email] [--nonce …] [--server HOST:PORT] [options]"],
-        summary: "Asks a running emulator's fake provider IDP (apple.com, facebook.com, google.com, yahoo.com, or any provider id) for a signed token and prints the answer as JSON (idToken, postBody ready for signInWithIdp, …).",
+        synopsis: [
+            "auth-emulator mint IDP [--email …] [--hide-email] [--nonce …] [--server HOST:PORT] [options]",
+            "auth-emulator mint gc.apple.com [--team-player-id …] [--display-name …] [--bundle-id …] [options]",
+        ],
+        summary: "Asks a running emulator's fake provider IDP (apple.com, facebook.com, google.com, yahoo.com, or any provider id) for a signed token and prints the answer as JSON (idToken, postBody ready for signInWithIdp, …); gc.apple.com signs a Game Center identity instead (requestBody: what signInWithGameCenter takes).",
         flags: [
             Flag(name: "--email", value: "EMAIL", help: "the token's email"),
             Flag(name: "--hide-email", value: nil, help: "Apple: the token carries a private relay address that forwards to --email"),
@@ -110,6 +113,12 @@ extension CommandUsage {
             Flag(name: "--audience", value: "AUD", help: "the token's aud"),
             Flag(name: "--picture", value: "URL", help: "the user's photo"),
             Flag(name: "--alg", value: "RS256|ES256", help: "the signature (default RS256)"),
+            Flag(name: "--team-player-id", value: "ID", help: "Game Center: the player's team-scoped id (default: a new one)"),
+            Flag(name: "--player-id", value: "ID", help: "Game Center: the legacy player id (alone: the pre-iOS 13.5 form)"),
+            Flag(name: "--game-player-id", value: "ID", help: "Game Center: the player's game-scoped id"),
+            Flag(name: "--display-name", value: "NAME", help: "Game Center: the player's display name"),
+            Flag(name: "--bundle-id", value: "ID", help: "Game Center: the app the signature is for (default com.example.app)"),
+            Flag(name: "--timestamp", value: "MS", help: "Game Center: the signature's time, milliseconds since the epoch or RFC 3339 (default: now)"),
             Flag(name: "--server", value: "HOST:PORT", help: "the running emulator (default $FIREBASE_AUTH_EMULATOR_HOST, else 127.0.0.1:9099)"),
             helpFlag,
         ])

@@ -23,6 +23,9 @@ public struct MintCommand: Equatable, Sendable {
     private static let bodyMembers = [
         "--email": "email", "--nonce": "nonce", "--hashed-nonce": "hashedNonce", "--name": "name", "--sub": "sub", "--audience": "audience",
         "--picture": "picture", "--alg": "alg",
+        // Game Center (`mint gc.apple.com`): the player and the app its signature is for.
+        "--player-id": "playerId", "--team-player-id": "teamPlayerId", "--game-player-id": "gamePlayerId",
+        "--display-name": "displayName", "--bundle-id": "bundleId", "--timestamp": "timestamp",
     ]
 
     static func parse(_ arguments: [String], environment: [String: String]) throws(CommandLineOptions.UsageError) -> CommandLineOptions.Outcome {

@@ -111,6 +111,7 @@ enum ConsoleLayout {
     static func provider(_ providerId: String) -> HTML {
         let (mark, kind): (String, String) = switch providerId {
         case "apple.com": ("A", "apple")
+        case "gc.apple.com": ("\u{25C6}", "gamecenter")  // ◆: Game Center's own mark is a set of bubbles
         case "google.com": ("G", "google")
         case "facebook.com": ("f", "facebook")
         case "yahoo.com": ("Y", "yahoo")
@@ -265,7 +266,7 @@ enum ConsoleLayout {
         ul.files{list-style:none;margin:0;padding:0}ul.files li{margin:0 0 .15rem}
         .provider{display:inline-flex;align-items:center;gap:.25rem;margin:0 .4rem .15rem 0;font-size:.85rem}
         .provider .mark{display:inline-grid;place-items:center;width:1.15rem;height:1.15rem;border-radius:50%;font-size:.7rem;font-weight:700;color:#fff;background:#6b7380}
-        .provider.apple .mark{background:#000}.provider.google .mark{background:#db4437}.provider.facebook .mark{background:#1877f2}
+        .provider.apple .mark{background:#000}.provider.gamecenter .mark{background:#5e5ce6}.provider.google .mark{background:#db4437}.provider.facebook .mark{background:#1877f2}
         .provider.yahoo .mark{background:#6001d2}.provider.password .mark{background:#1e7b34}.provider.phone .mark{background:#b26a00}
         .subnav{display:flex;flex-wrap:wrap;gap:.4rem;margin:0 0 1rem;position:sticky;top:0;background:var(--bg);padding:.4rem 0;z-index:1}
         .subnav a{padding:.25rem .6rem;border:1px solid var(--line);border-radius:14px;background:#fff;text-decoration:none}

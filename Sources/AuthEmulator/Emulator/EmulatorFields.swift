@@ -55,6 +55,11 @@ enum EmulatorFields {
         "emulator.idp.discovery": own(),
         "emulator.idp.jwks": own(),
         "emulator.idp.tokens": own(body: mint),
+        "emulator.idp.gamecenter.tokens": own(body: [
+            .string("playerId"), .string("teamPlayerId"), .string("gamePlayerId"), .string("displayName"), .string("bundleId"),
+            Field("timestamp", .any),
+        ]),
+        "emulator.idp.gamecenter.certificate": own(),
         "emulator.idp.keys.rotate": own(body: [.string("alg")]),
     ]
 }

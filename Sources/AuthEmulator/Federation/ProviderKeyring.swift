@@ -11,8 +11,12 @@ public final class ProviderKeyring: Sendable {
     struct PublishedKey: Sendable {
         let kid: String
         let providerId: String
-        let key: VerificationKey
+        /// Kept for retired keys too: Game Center publishes each key as a certificate the key
+        /// signs itself, and a certificate must outlive a rotation as a JWK does.
+        let signingKey: SigningKey
         let createdAt: Instant
+
+        var key: VerificationKey { signingKey.publicKey }
     }
 
     /// The key new tokens of one provider and algorithm are signed with.
@@ -102,7 +106,7 @@ public final class ProviderKeyring: Sendable {
         for row in rows {
             let key = try SigningKey(privateKeyPEM: row.privateKeyPEM)
             fresh.published[row.kid] = PublishedKey(
-                kid: row.kid, providerId: row.providerId, key: key.publicKey, createdAt: row.createdAt)
+                kid: row.kid, providerId: row.providerId, signingKey: key, createdAt: row.createdAt)
             if !row.isRetired {
                 fresh.active[Self.slot(row.providerId, key.algorithm)] = ActiveKey(kid: row.kid, key: key)
             }

@@ -23,6 +23,7 @@ enum FirebaseFields {
         "identitytoolkit.accounts.signInWithCustomToken": OperationFields(body: [.string("token")]),
         "identitytoolkit.accounts.signInWithEmailLink": OperationFields(body: [.string("idToken"), .string("email"), .string("oobCode")]),
         "identitytoolkit.accounts.signInWithIdp": OperationFields(body: [.boolean("returnRefreshToken"), .string("pendingIdToken"), .boolean("returnIdpCredential"), .boolean("autoCreate"), .string("idToken"), .string("requestUri"), .string("postBody"), .string("sessionId")]),
+        "identitytoolkit.accounts.signInWithGameCenter": OperationFields(body: [.string("playerId"), .string("teamPlayerId"), .string("gamePlayerId"), .string("publicKeyUrl"), .string("signature"), .string("salt"), .integer("timestamp"), .string("idToken"), .string("displayName")]),
         "identitytoolkit.accounts.signInWithPassword": OperationFields(body: [.string("email"), .string("password"), .string("captchaResponse"), .string("captchaChallenge"), .string("idToken"), .string("pendingIdToken")]),
         "identitytoolkit.accounts.signInWithPhoneNumber": OperationFields(body: [.string("idToken"), .string("temporaryProof"), .string("operation"), .string("sessionInfo"), .string("code"), .string("phoneNumber")]),
         "identitytoolkit.accounts.signUp": OperationFields(body: [.string("idToken"), .string("localId"), .string("email"), .string("password"), .string("displayName"), .objects("mfaInfo", mfaEnrollment), .string("photoUrl"), .boolean("emailVerified"), .string("phoneNumber"), .boolean("disabled")]),

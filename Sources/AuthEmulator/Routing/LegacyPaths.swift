@@ -15,6 +15,7 @@ enum LegacyPaths {
         "resetPassword": "accounts:resetPassword",
         "sendVerificationCode": "accounts:sendVerificationCode",
         "setAccountInfo": "accounts:update",
+        "signInWithGameCenter": "accounts:signInWithGameCenter",
         "signupNewUser": "accounts:signUp",
         "verifyAssertion": "accounts:signInWithIdp",
         "verifyClient": "accounts:verifyIosClient",

@@ -21,6 +21,9 @@ struct OperationRequest: Sendable {
     /// The `Origin` and `Sec-Fetch-Site` headers, read only by the console's form posts (DESIGN §4.1).
     var originHeader: String?
     var fetchSite: String?
+    /// `X-Ios-Bundle-Identifier`, which the Apple SDK sends on every call: the app a Game Center
+    /// signature is checked for.
+    var iosBundleId: String?
     let environment: AuthEnvironment
     /// Debug builds: the declared query parameters, which `queryValue` reads are checked against.
     var queryCheck: (operationId: String, parameters: [Field], reads: UndeclaredReads)?

@@ -38,7 +38,8 @@ enum RouteTable {
             "identitytoolkit.accounts.sendVerificationCode", .apiKeyOrOwner, PhoneSignIn.sendVerificationCode)),
         Route("POST", "\(v1)/accounts:signInWithPhoneNumber", Operation(
             "identitytoolkit.accounts.signInWithPhoneNumber", .apiKeyOrOwner, PhoneSignIn.signIn)),
-        Route("POST", "\(v1)/accounts:signInWithGameCenter", .unimplemented("identitytoolkit.accounts.signInWithGameCenter")),
+        Route("POST", "\(v1)/accounts:signInWithGameCenter", Operation(
+            "identitytoolkit.accounts.signInWithGameCenter", .apiKeyOrOwner, result: SignInWithGameCenter.run)),
         Route("POST", "\(v1)/accounts:issueSamlResponse", .unimplemented("identitytoolkit.accounts.issueSamlResponse")),
         Route("POST", "\(v1)/accounts:verifyIosClient", Operation(
             "identitytoolkit.accounts.verifyIosClient", .apiKeyOrOwner, PhoneSignIn.verifyIosClient)),
@@ -159,11 +160,14 @@ enum RouteTable {
     private static let idp = "emulator/v1/idp"
 
     private static let fakeProviderRoutes: [Route] = [
-        // Apple's and Facebook's own routes first: `{idp}` would match their names too.
+        // Apple's, Game Center's and Facebook's own routes first: `{idp}` would match their names too.
         Route("GET", "\(idp)/apple.com/revocations", Operation("emulator.idp.apple.revocations", .open, FakeProviderOperations.revocations)),
         Route("GET", "\(idp)/apple.com/relay", Operation("emulator.idp.apple.relay.list", .open, FakeProviderOperations.relayAddresses)),
         Route("PATCH", "\(idp)/apple.com/relay/{address}", Operation(
             "emulator.idp.apple.relay.update", .open, FakeProviderOperations.updateRelayAddress)),
+        Route("GET", "\(idp)/gc.apple.com/public-key/{certificate}.cer", Operation(
+            "emulator.idp.gamecenter.certificate", .open, result: GameCenter.certificate)),
+        Route("POST", "\(idp)/gc.apple.com/tokens", Operation("emulator.idp.gamecenter.tokens", .open, GameCenterMint.run)),
         Route("GET", "\(idp)/facebook.com/me", Operation(
             "emulator.idp.facebook.me", .open, FakeProviderOperations.graphMe).rendering(errorsAs: .graph)),
         Route("GET", "\(idp)/{idp}/.well-known/openid-configuration", Operation(

@@ -158,7 +158,8 @@ public struct Router: HTTPHandler {
             apiKey: (request.queryValue("key") ?? request.headers["x-goog-api-key"]).flatMap { $0.isEmpty ? nil : $0 },
             pathParameters: parameters, host: request.headers["host"],
             accept: request.headers["accept"], originHeader: request.headers["origin"],
-            fetchSite: request.headers["sec-fetch-site"], environment: environment)
+            fetchSite: request.headers["sec-fetch-site"], iosBundleId: request.headers["x-ios-bundle-identifier"],
+            environment: environment)
         #if DEBUG
         var checked = operationRequest
         checked.queryCheck = (operation.id, operation.fields.query, reads)
