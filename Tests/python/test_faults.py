@@ -166,11 +166,12 @@ def assert_reads_still_work(base, email):
 def fill(directory):
     """Writes a file until the filesystem has no space left."""
     filler = directory / "filler"
-    with open(filler, "wb") as handle:
+    # Unbuffered: a buffered file keeps the bytes a failed write could not place, and its close
+    # raises ENOSPC again trying to flush them (whether depends on how much room the store left).
+    with open(filler, "wb", buffering=0) as handle:
         try:
             while True:
                 handle.write(b"\0" * 65536)
-                handle.flush()
         except OSError:
             pass
     return filler
