@@ -185,6 +185,11 @@ public final class SQLiteDatabase: @unchecked Sendable {
         return try memoryGate.writing(body)
     }
 
+    /// For tests that force an interleaving: in memory, whether a write waits at the gate for the
+    /// reads (ask inside a `read`); for a file, how many threads wait for a sync.
+    var aWriteWaitsForReads: Bool { memoryGate?.hasWaitingWriter() ?? false }
+    var threadsWaitingForASync: Int { groupCommit?.waiterCount ?? 0 }
+
     /// The highest migration version applied.
     public var schemaVersion: Int { appliedVersion }
 }

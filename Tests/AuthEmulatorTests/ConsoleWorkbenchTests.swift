@@ -130,7 +130,7 @@ import Testing
         // The current key waits, with no worker held, until a message arrives.
         let waiting = Task.detached { try browser.get(source + "&key=" + key).body }
         // Polled, not slept: on a loaded machine the request may take a while to arrive.
-        for _ in 0..<200 where emulator.emulator.environment.outboxWaiters.count == 0 {
+        for _ in 0..<1200 where emulator.emulator.environment.outboxWaiters.count == 0 {  // 60 s at most
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(emulator.emulator.environment.outboxWaiters.count == 1)
