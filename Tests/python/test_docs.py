@@ -51,6 +51,7 @@ MINIMUM_BLOCKS = {
     "docs/strict-mode.md": 3,
     "docs/signed-id-tokens.md": 5,
     "docs/console.md": 1,
+    "docs/resets.md": 4,
     "docs/migrating-from-firebase-tools.md": 5,
 }
 

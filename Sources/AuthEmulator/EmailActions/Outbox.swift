@@ -98,6 +98,8 @@ final class OutboxWaiters: Sendable {
         let projectId: String
         /// Answers the request if messages now match; true when it did.
         let answerIfMatched: @Sendable () -> Bool
+        /// Answers it as its deadline would (no message).
+        let answerNothing: @Sendable () -> Void
     }
 
     private let waiting = Locked<[UInt64: Waiter]>([:])
@@ -113,7 +115,7 @@ final class OutboxWaiters: Sendable {
             id += 1
             return id
         }
-        waiting.withLock { $0[id] = Waiter(projectId: projectId, answerIfMatched: answerIfMatched) }
+        waiting.withLock { $0[id] = Waiter(projectId: projectId, answerIfMatched: answerIfMatched, answerNothing: onTimeout) }
         if answerIfMatched() {
             remove(id)
             return
@@ -130,6 +132,17 @@ final class OutboxWaiters: Sendable {
         for (id, waiter) in candidates where waiter.answerIfMatched() {
             remove(id)
         }
+    }
+
+    /// Called after a reset of `target` committed: its waits end now with no message, so a test's
+    /// wait left open never answers with the next test's mail.
+    func endWaits(of target: ResetTarget) {
+        let ended = waiting.withLock { waiting in
+            let ended = waiting.filter { target.includes($0.value.projectId) }
+            for id in ended.keys { waiting.removeValue(forKey: id) }
+            return ended.values
+        }
+        for waiter in ended { waiter.answerNothing() }
     }
 
     @discardableResult

@@ -27,6 +27,8 @@ enum EmulatorFields {
 
     static let byOperation: [String: OperationFields] = [
         "emulator.accounts.delete": own(),
+        "emulator.projects.reset": own(),
+        "emulator.reset": own(),
         "emulator.oobCodes.list": own(),
         "emulator.verificationCodes.list": own(),
         "emulator.config.get": own(),

@@ -22,17 +22,16 @@ enum HeadfulSignInPage {
         }
         let environment = request.environment
         let scope = context.scope(request)
-        let (ownAccounts, links) = try environment.read(in: scope) { transaction in
-            (
-                try transaction.store.fakeProviders.accounts(of: context.providerId, limit: accountsShown),
-                try transaction.users.links(providerId: context.providerId, in: scope, limit: accountsShown)
-            )
-        }
-        var choices = ownAccounts.map {
-            SignInWidget.Choice(sub: $0.sub, email: $0.email, name: $0.name, picture: $0.picture, hidesEmail: $0.hidesEmail)
-        }
-        for link in links where !choices.contains(where: { $0.sub == link.rawId }) {
-            choices.append(SignInWidget.Choice(sub: link.rawId, email: link.email, name: link.displayName, picture: link.photoUrl, hidesEmail: false))
+        // The project's accounts with this provider, as the official widget lists them (so
+        // `DELETE …/accounts` empties the list); the fake provider's own record of an account,
+        // kept across resets, gives its real email and "hide my email" choice back.
+        let choices = try environment.read(in: scope) { transaction in
+            try transaction.users.links(providerId: context.providerId, in: scope, limit: accountsShown).map { link in
+                if let own = try transaction.store.fakeProviders.account(of: context.providerId, sub: link.rawId) {
+                    return SignInWidget.Choice(sub: own.sub, email: own.email, name: own.name, picture: own.picture, hidesEmail: own.hidesEmail)
+                }
+                return SignInWidget.Choice(sub: link.rawId, email: link.email, name: link.displayName, picture: link.photoUrl, hidesEmail: false)
+            }
         }
         return .html(SignInWidget(context: context, choices: choices).page)
     }

@@ -124,6 +124,9 @@ enum RouteTable {
                     "emulator.verificationCodes.list", .open, PhoneSignIn.verificationCodes)),
             ]
         } + [
+            Route("POST", "emulator/v1/projects/{projectId}:reset", Operation(
+                "emulator.projects.reset", .open, EmulatorReset.resetProject)),
+            Route("POST", "emulator/v1/reset", Operation("emulator.reset", .open, EmulatorReset.resetEverything)),
             Route("GET", "emulator/v1/projects/{projectId}/config", Operation(
                 "emulator.config.get", .open, EmulatorOperations.getConfig)),
             Route("PATCH", "emulator/v1/projects/{projectId}/config", Operation(

@@ -96,6 +96,10 @@ struct FakeProviderRepository {
         try accounts(where: "provider_id = ? ORDER BY created_at, sub LIMIT ?", [.text(providerId), .integer(Int64(limit))])
     }
 
+    func account(of providerId: String, sub: String) throws -> Account? {
+        try accounts(where: "provider_id = ? AND sub = ?", [.text(providerId), .text(sub)]).first
+    }
+
     private func accounts(where clause: String, _ arguments: [SQLiteValue]) throws -> [Account] {
         try connection.query(
             "SELECT provider_id, sub, email, name, picture, hide_email FROM idp_accounts WHERE \(clause)", arguments
@@ -177,6 +181,11 @@ struct FakeProviderRepository {
 
     func isRevoked(_ code: String) throws -> Bool {
         try connection.queryFirst("SELECT 1 FROM apple_revocations WHERE code = ?", [.text(code)]) != nil
+    }
+
+    /// A reset's: the revocations the target's projects made (the codes themselves stay the provider's).
+    func deleteRevocations(_ target: ResetTarget) throws {
+        try connection.deleteRows(from: "apple_revocations", of: target)
     }
 
     func revocations() throws -> [Revocation] {

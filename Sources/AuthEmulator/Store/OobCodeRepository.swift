@@ -51,6 +51,11 @@ struct OobCodeRepository {
         try connection.execute("DELETE FROM oob_codes WHERE code = ?", [.text(code)])
     }
 
+    /// A reset's: every code of the target, used or not.
+    func deleteAll(_ target: ResetTarget) throws {
+        try connection.deleteRows(from: "oob_codes", of: target)
+    }
+
     private static let columns = "code, request_type, email, new_email, oob_link, continue_url, created_at, expires_at"
     private static let selectByCode = "SELECT \(columns) FROM oob_codes WHERE code = ?1 AND project_id = ?2 AND tenant_id = ?3"
 

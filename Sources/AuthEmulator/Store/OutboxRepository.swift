@@ -178,7 +178,11 @@ struct OutboxRepository {
     }
 
     func deleteAll(projectId: String) throws {
-        try connection.execute("DELETE FROM outbox_messages WHERE project_id = ?", [.text(projectId)])
+        try deleteAll(.project(projectId))
+    }
+
+    func deleteAll(_ target: ResetTarget) throws {
+        try connection.deleteRows(from: "outbox_messages", of: target)
         try deleteUnreferencedRawSources()
     }
 

@@ -87,6 +87,11 @@ struct ProjectConfigRepository {
         return ProjectConfig(document: document)
     }
 
+    /// A reset's: the target's settings are the defaults again.
+    func deleteAll(_ target: ResetTarget) throws {
+        try connection.deleteRows(from: "project_config", of: target)
+    }
+
     func save(_ config: ProjectConfig, for projectId: String) throws {
         try connection.execute(
             """
@@ -118,5 +123,10 @@ final class ProjectConfigCache: Sendable {
     func save(_ config: ProjectConfig, for projectId: String, store: StoreTransaction) throws {
         try store.projectConfigs.save(config, for: projectId)
         store.connection.afterCommit { [configs] in configs.withLock { $0[projectId] = config } }
+    }
+
+    /// Drops what a committed reset cleared: the next read finds the defaults in the store.
+    func forget(_ target: ResetTarget) {
+        configs.withLock { $0 = $0.filter { !target.includes($0.key) } }
     }
 }

@@ -38,6 +38,11 @@ struct ProviderConfigRepository {
             [.text(config.compactString), .text(scope.projectId), .text(scope.tenantKey), .text(providerId)])
     }
 
+    /// A reset's: every provider config of the target, its tenants' too.
+    func deleteAll(_ target: ResetTarget) throws {
+        try connection.deleteRows(from: "idp_configs", of: target)
+    }
+
     func delete(_ providerId: String, in scope: UserScope) throws -> Bool {
         try connection.execute(
             "DELETE FROM idp_configs WHERE project_id = ? AND tenant_id = ? AND provider_id = ?",

@@ -55,6 +55,11 @@ struct RefreshTokenRepository {
             issuedAt: Instant(millisecondsSinceEpoch: row["issued_at"].integer ?? 0))
     }
 
+    /// A reset's: the target's tokens, also those of users deleted one by one (which keep theirs).
+    func deleteAll(_ target: ResetTarget) throws {
+        try connection.deleteRows(from: "refresh_tokens", of: target)
+    }
+
     /// The stored form of a token string: 128 bits of its SHA-256, as far beyond guessing or
     /// colliding as the whole digest for tokens that carry 256 random bits themselves, at half
     /// the bytes per token (bench/memory: 1.6 MB of 100k users).

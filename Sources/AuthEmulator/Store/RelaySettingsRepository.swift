@@ -54,6 +54,11 @@ extension OutboxRepository {
              .integer(Int64(settings.dailyLimit))])
     }
 
+    /// A reset's: the target's relay settings are the defaults again.
+    func deleteRelaySettings(_ target: ResetTarget) throws {
+        try connection.deleteRows(from: "relay_senders", of: target)
+    }
+
     /// Messages the relay forwarded to `address` since `start`, for the daily limit.
     func relayedCount(to address: String, since start: Instant) throws -> Int {
         let count = try connection.queryFirst(

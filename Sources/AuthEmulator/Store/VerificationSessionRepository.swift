@@ -53,6 +53,12 @@ struct VerificationSessionRepository {
         try connection.execute("DELETE FROM verification_sessions WHERE session_info = ?", [.text(sessionInfo)])
     }
 
+    /// A reset's: the target's SMS codes, TOTP enrollments in progress and phone proofs.
+    func deleteAll(_ target: ResetTarget) throws {
+        try connection.deleteRows(from: "verification_sessions", of: target)
+        try connection.deleteRows(from: "temporary_proofs", of: target)
+    }
+
     private func sessions(where clause: String, _ arguments: [SQLiteValue], in scope: UserScope) throws -> [VerificationSession] {
         try connection.query(
             """

@@ -77,6 +77,11 @@ struct TenantRepository {
         }
     }
 
+    /// A reset's: the target's tenants and the marks of deleted ones, so every id reads as never seen.
+    func deleteAll(_ target: ResetTarget) throws {
+        try connection.deleteRows(from: "tenants", of: target)
+    }
+
     /// Marks the tenant deleted (a row is written for one that was only implicit); its document is dropped.
     func markDeleted(_ tenantId: String, projectId: String, at time: Instant) throws {
         try connection.execute(
@@ -114,5 +119,10 @@ final class TenantConfigCache: Sendable {
     /// Records that `scope`'s tenant changed (saved, or deleted with `nil`), once committed.
     func changed(_ scope: UserScope, to config: TenantConfig?, store: StoreTransaction) {
         store.connection.afterCommit { [configs] in configs.withLock { $0[scope] = config } }
+    }
+
+    /// Drops the tenants a committed reset cleared: the next read finds them never seen.
+    func forget(_ target: ResetTarget) {
+        configs.withLock { $0 = $0.filter { !target.includes($0.key.projectId) } }
     }
 }
