@@ -176,7 +176,7 @@ import Testing
         let kept = Unmanaged.passRetained(server)
         let slow = try RawHTTPConnection(port: server.port, timeoutSeconds: 5)
         try slow.sendRequest("GET", "/slow")
-        #expect(slowStarted.wait(atMost: 5))
+        #expect(slowStarted.wait(atMost: 60))
         let late = try (0..<2).map { _ in try RawHTTPConnection(port: server.port, timeoutSeconds: 5) }
         for connection in late { try connection.sendRequest("GET", "/late") }
         usleep(300_000)  // for the screener to hand both over

@@ -97,7 +97,7 @@ import Testing
                     readFinished.signal()
                 }.start()
                 // A reader blocked behind this write would time out here instead of hanging the suite.
-                #expect(readFinished.wait(timeout: .now() + 5) == .success)
+                #expect(readFinished.wait(timeout: .now() + 60) == .success)
             }
             #expect(countSeenDuringWrite.withLock { $0 } == 0)
             #expect(try database.read { try $0.queryFirst("SELECT count(*) FROM items")?[0] } == 1)
@@ -128,7 +128,7 @@ import Testing
                     _ = try database.read { connection in
                         firstIsReading.signal()
                         // A second read queued behind this one would time out here instead of hanging the suite.
-                        secondFinishedInTime.withLock { $0 = secondFinished.wait(timeout: .now() + 5) == .success }
+                        secondFinishedInTime.withLock { $0 = secondFinished.wait(timeout: .now() + 60) == .success }
                         return try connection.queryFirst("SELECT value FROM counter")?[0]
                     }
                 } else {

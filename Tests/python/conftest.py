@@ -17,6 +17,7 @@ from pathlib import Path
 import firebase_admin
 import google.auth.credentials
 import pytest
+import requests
 from firebase_admin import credentials
 
 from emulator_client import EmulatorClient
@@ -192,6 +193,15 @@ def session_client(emulator):
         yield client
     finally:
         client.close()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fresh_emulator_for_each_file(emulator):
+    """Every test file starts on an emulator as fresh as a new one (`POST /emulator/v1/reset`: every
+    project's state and the clock), whichever files ran before it in this session: with
+    `scripts/test`'s workers, which files share a worker's emulator changes from run to run."""
+    response = requests.post(f"http://{emulator.host}/emulator/v1/reset", timeout=10)
+    assert response.status_code == 200, f"resetting the emulator -> {response.status_code}: {response.text}"
 
 
 @pytest.fixture(autouse=True)
