@@ -7,7 +7,7 @@
 #   brew tap local/auth-emulator "$PWD" && brew install --build-from-source local/auth-emulator/auth-emulator
 #
 # The source is the checkout's committed HEAD (a git clone of it); the version is the one the
-# binary prints, read from Sources/AuthEmulator/CommandLineOptions.swift. Checked on Linux only
+# binary prints, read from Sources/BuildInfo/BuildInfo.swift. Checked on Linux only
 # statically (Tests/python/test_package.py: Ruby's syntax check and the fields below).
 class AuthEmulator < Formula
   CHECKOUT = File.expand_path("..", __dir__)
@@ -15,7 +15,7 @@ class AuthEmulator < Formula
   desc "Local Firebase Authentication emulator in one native binary"
   homepage "https://firebase.google.com/docs/emulator-suite/connect_auth"
   url "file://#{CHECKOUT}", using: :git
-  version File.read(File.join(CHECKOUT, "Sources/AuthEmulator/CommandLineOptions.swift"))[/static let version = "([^"]+)"/, 1]
+  version File.read(File.join(CHECKOUT, "Sources/BuildInfo/BuildInfo.swift"))[/static let version = "([^"]+)"/, 1]
 
   # The three C libraries of Package.swift's system library targets (their `brew:` providers),
   # found through pkg-config; Swift 6 comes with Xcode 16.

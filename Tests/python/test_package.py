@@ -23,7 +23,7 @@ from conftest import REPO_ROOT, binary_path
 
 FORMULA = REPO_ROOT / "Formula" / "auth-emulator.rb"
 SOURCE_VERSION = re.search(r'static let version = "([^"]+)"',
-                           (REPO_ROOT / "Sources/AuthEmulator/CommandLineOptions.swift").read_text()).group(1)
+                           (REPO_ROOT / "Sources/BuildInfo/BuildInfo.swift").read_text()).group(1)
 
 
 def real_swift_license():
@@ -159,7 +159,7 @@ def test_the_formula_builds_this_checkout_with_the_libraries_package_swift_names
     assert "auth-emulator" not in desc.lower()
     [[homepage, _]] = fields["homepage"]
     assert homepage.startswith("https://")
-    # The source is this checkout, by git; the version is CommandLineOptions.version.
+    # The source is this checkout, by git; the version is BuildInfo.version.
     assert fields["url"] == [[f"file://{REPO_ROOT}", {"using": "git"}]]
     assert fields["version"] == [SOURCE_VERSION]
     # Package.swift's Homebrew providers, and pkg-config and Xcode to build.
