@@ -22,7 +22,7 @@ import Threads
 /// error reports it through `onFailure` (the group commit then fails every later write, as for a
 /// failed sync of the log).
 ///
-/// `@unchecked Sendable`: `requested` and `stopping` are read and written only under `lock`, the
+/// `@unchecked Sendable`: `requested`, `stopping` and `completedRuns` are read and written only under `lock`, the
 /// log sizes are atomics, `thread` is set by `init` and cleared by `stop` (called once, by the
 /// database's owner), and the connection is used only by the checkpoint thread, which owns it.
 final class Checkpointer: @unchecked Sendable {
@@ -39,6 +39,8 @@ final class Checkpointer: @unchecked Sendable {
     private let lock = Lock()
     private var requested = false
     private var stopping = false
+    /// Checkpoints run to their end (or failure), for tests that wait for one.
+    private var completedRuns = 0
     private let thresholdFrames: Int
     /// The log's size in frames after the last commit (0 again once the writer restarts it).
     private let logFrames = Atomic(0)
@@ -128,7 +130,12 @@ final class Checkpointer: @unchecked Sendable {
             // mark asks again (the hook runs on every commit).
             nextCheckpointFrames.store(
                 max(thresholdFrames, logFrames.load(ordering: .relaxed) + thresholdFrames / 2), ordering: .relaxed)
-            lock.withLock { requested = false }
+            lock.withLock {
+                requested = false
+                completedRuns += 1
+            }
         }
     }
+
+    var runsCompleted: Int { lock.withLock { completedRuns } }
 }

@@ -98,6 +98,9 @@ final class GroupCommit: @unchecked Sendable {  // every `var` is read and writt
             sql: nil)
     }
 
+    /// Threads asleep here now (writers and reads), for tests that order a step after they wait.
+    var waiterCount: Int { lock.withLock { waiters.count } }
+
     /// `ticket` nil: the last ticket taken when this is called.
     private func waitUntilDurable(through ticket: UInt64?) throws {
         var next: Waiter.Outcome = lock.withLock {

@@ -76,4 +76,14 @@ final class ReadWriteLock: @unchecked Sendable {  // the pthread object is the s
         defer { pthread_rwlock_unlock(lock) }
         return try body()
     }
+
+    /// Whether a writer waits for the readers to finish, for tests that must order a write after
+    /// a read has begun. Only for a caller inside `reading` (so no writer holds the lock): glibc's
+    /// writer-preferring lock then refuses a new reader exactly while a writer waits. (Darwin's
+    /// lock prefers no one, and this answers false there.)
+    func hasWaitingWriter() -> Bool {
+        guard pthread_rwlock_tryrdlock(lock) == 0 else { return true }
+        pthread_rwlock_unlock(lock)
+        return false
+    }
 }

@@ -210,6 +210,13 @@ public final class SQLiteDatabase: @unchecked Sendable {
         return try memoryGate.writing(body)
     }
 
+    /// For tests that force an interleaving: in memory, whether a write waits at the gate for the
+    /// reads (ask inside a `read`); for a file, how many threads wait for a sync, and how many
+    /// checkpoints have run.
+    var aWriteWaitsForReads: Bool { memoryGate?.hasWaitingWriter() ?? false }
+    var threadsWaitingForASync: Int { groupCommit?.waiterCount ?? 0 }
+    var checkpointsRun: Int { checkpointer?.runsCompleted ?? 0 }
+
     /// The highest migration version applied.
     public var schemaVersion: Int { appliedVersion }
 

@@ -76,7 +76,7 @@ import Testing
         #expect(first.line()?.hasPrefix("221 ") == true)
         #expect(first.line() == nil)
         var admitted = false
-        for _ in 0..<50 where !admitted {
+        for _ in 0..<3000 where !admitted {  // until the listener has seen the QUIT's close (60 s at most)
             let next = try Client(port: smtp.port)
             admitted = next.line()?.hasPrefix("220 ") == true
             if !admitted { usleep(20_000) }
@@ -112,7 +112,7 @@ import Testing
         while let line = client.line(), line.hasPrefix("250-") {}
         let started = Date()
         smtp.stop()
-        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(Date().timeIntervalSince(started) < 60)  // not the idle client's timeout
         #expect(client.line()?.hasPrefix("421 4.3.2") == true)
     }
 }

@@ -87,7 +87,17 @@ final class ObservedSync: Sendable {
             let notDurableOnReturn = Mutex<[Int64]>([])
             let hookSawNotDurable = Mutex<[Int64]>([])
             let threads = 8, writesEach = 25
-            try runOnThreads(threads) { thread in
+            // Sharing forced on any schedule: the first sync is held until the seven other writers
+            // have committed and wait for it, so the next one covers all seven.
+            observed.holdNextSync()
+            let sharingForced = Atomic(false)
+            try runOnThreads(threads + 1) { thread in
+                if thread == threads {
+                    let othersWait = eventually { observed.isHolding && database.threadsWaitingForASync == threads - 1 }
+                    sharingForced.store(othersWait, ordering: .releasing)
+                    observed.releaseHeldSync()
+                    return
+                }
                 for step in 0..<writesEach {
                     let id = Int64(thread * writesEach + step)
                     try database.write { connection in
@@ -102,9 +112,10 @@ final class ObservedSync: Sendable {
             #expect(notDurableOnReturn.withLock { $0 } == [])
             #expect(hookSawNotDurable.withLock { $0 } == [])
             #expect(try database.read { try $0.queryFirst("SELECT count(*) FROM items")?[0] } == .integer(Int64(threads * writesEach)))
-            // Shared: fewer syncs than writes (each sync takes 2 ms, while seven other writers commit).
+            let forced = sharingForced.load(ordering: .acquiring)
+            #expect(forced)
             let syncs = observed.syncs - syncsAtStart
-            #expect(syncs > 0 && syncs < threads * writesEach)
+            #expect(syncs > 0 && syncs <= threads * writesEach - (threads - 2))
         }
     }
 
@@ -118,11 +129,12 @@ final class ObservedSync: Sendable {
                 if thread == 0 {
                     try database.write { try $0.execute("INSERT INTO items VALUES (1)") }
                 } else {
-                    while !observed.isHolding { Thread.sleep(forTimeInterval: 0.001) }
-                    // The row is committed (visible) but its sync is held: the read must not answer yet.
+                    guard eventually({ observed.isHolding }) else { throw ExpectedFailure() }
+                    // The row is committed (visible) but its sync is held: the read must not answer
+                    // while it waits for that sync.
                     Thread {
-                        Thread.sleep(forTimeInterval: 0.1)
-                        readDoneWhileHeld.store(readDone.load(ordering: .acquiring), ordering: .releasing)
+                        let waiting = eventually { database.threadsWaitingForASync == 1 }
+                        readDoneWhileHeld.store(!waiting || readDone.load(ordering: .acquiring), ordering: .releasing)
                         observed.releaseHeldSync()
                     }.start()
                     let count = try database.read { try $0.queryFirst("SELECT count(*) FROM items")?[0].integer }
@@ -150,7 +162,7 @@ final class ObservedSync: Sendable {
                 observed.failNextSync()
                 let failures = Mutex<[Int32]>([])
                 try runOnThreads(4) { thread in
-                    if thread > 0 { while !observed.isHolding { Thread.sleep(forTimeInterval: 0.001) } }
+                    if thread > 0 { guard eventually({ observed.isHolding }) else { throw ExpectedFailure() } }
                     if thread == 1 { observed.releaseHeldSync() }
                     do {
                         try database.write { connection in
@@ -226,9 +238,10 @@ final class ObservedSync: Sendable {
                 try? groupCommit.waitUntilDurable(ticket)
             }.start()
         }
-        Thread.sleep(forTimeInterval: 0.05)  // let them go to sleep
+        let leftOutWait = eventually { groupCommit.waiterCount == 3 }  // asleep, not just started
         releaseFirst.signal()
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(leftOutWait)
+        #expect(done.wait(timeout: .now() + 60) == .success)
         #expect(syncs.load(ordering: .relaxed) == 2)
     }
 
@@ -243,10 +256,10 @@ final class ObservedSync: Sendable {
             try? groupCommit.waitUntilVisibleCommitsAreDurable()
             readDone.signal()
         }.start()
-        Thread.sleep(forTimeInterval: 0.05)
+        #expect(eventually { groupCommit.waiterCount == 1 })
         #expect(readDone.wait(timeout: .now()) == .timedOut)  // its commit has not finished
         groupCommit.finish(ticket)
-        #expect(readDone.wait(timeout: .now() + 10) == .success)
+        #expect(readDone.wait(timeout: .now() + 60) == .success)
         #expect(syncs.load(ordering: .relaxed) == 1)
     }
 }

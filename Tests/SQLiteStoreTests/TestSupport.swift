@@ -48,3 +48,46 @@ struct ExpectedFailure: Error, Equatable {}
 let counterSchema = Migration(
     version: 1, name: "counter",
     sql: "CREATE TABLE counter (id INTEGER PRIMARY KEY, value INTEGER NOT NULL); INSERT INTO counter VALUES (1, 0);")
+
+/// State that test threads share, with a condition to wait on until it reads as wanted: a barrier
+/// that orders threads by what they have done, never by how long they took.
+final class Monitor<State>: @unchecked Sendable {  // `state` is only touched under `condition`
+    private let condition = NSCondition()
+    private var state: State
+
+    init(_ state: State) { self.state = state }
+
+    /// Changes (or reads) the state and wakes every waiter to look again.
+    @discardableResult
+    func update<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        condition.lock()
+        defer {
+            condition.broadcast()
+            condition.unlock()
+        }
+        return try body(&state)
+    }
+
+    /// Waits until `ready(state)`; false if that has not happened after `seconds`, a bound only a
+    /// bug reaches (a loaded machine is slow, not minutes slow).
+    func wait(atMost seconds: Double = 60, until ready: (State) -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !ready(state) {
+            if !condition.wait(until: deadline) { return ready(state) }
+        }
+        return true
+    }
+}
+
+/// Polls `condition` (state another thread changes without a monitor) until it holds; false after
+/// `seconds`, a bound only a bug reaches.
+func eventually(atMost seconds: Double = 60, _ condition: () -> Bool) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    while !condition() {
+        if Date() > deadline { return false }
+        usleep(1000)
+    }
+    return true
+}

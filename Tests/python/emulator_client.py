@@ -14,7 +14,7 @@ API_KEY = "fake-api-key"
 IDENTITY_TOOLKIT = "/identitytoolkit.googleapis.com/v1"
 SECURE_TOKEN = "/securetoken.googleapis.com/v1/token"
 LEGACY_V3 = "/www.googleapis.com/identitytoolkit/v3/relyingparty"
-TIMEOUT = 10
+TIMEOUT = 30
 
 
 def b64url_decode(segment):

@@ -251,7 +251,7 @@ def test_discovery_document_points_at_the_jwks(own, idp):
     assert discovery["authorization_endpoint"]
     jwks_url = urllib.parse.urljoin(own.client.url("/"), discovery["jwks_uri"])
     assert urllib.parse.urlsplit(jwks_url).path == f"{IDP}/{idp}/jwks"
-    keys = expect_ok(own.client.session.get(jwks_url, timeout=10))["keys"]
+    keys = expect_ok(own.client.session.get(jwks_url, timeout=60))["keys"]
     assert [key["alg"] for key in keys if key["kty"] == "RSA"] == ["RS256"], keys
     assert all(key["use"] == "sig" and key["kid"] for key in keys), keys
 
@@ -259,7 +259,9 @@ def test_discovery_document_points_at_the_jwks(own, idp):
 @pytest.mark.parametrize("idp", PROVIDERS)
 def test_minted_token_verifies_against_the_published_jwks(fed, idp):
     email, raw_nonce = unique_email(idp.split(".")[0]), unique("n")
+    before = fed.now().timestamp()
     minted = fed.mint(idp, email=email, name="Grace Hopper", nonce=raw_nonce)
+    after = fed.now().timestamp()
     header = tokens.header_of(minted["idToken"])
     assert header["alg"] == "RS256"
     jwks = fed.jwks(idp)
@@ -274,8 +276,8 @@ def test_minted_token_verifies_against_the_published_jwks(fed, idp):
     assert claims["nonce"] == nonce_claim(idp, raw_nonce)
     if idp in HASHED_NONCE:
         assert claims["nonce"] == hashlib.sha256(raw_nonce.encode()).hexdigest() != raw_nonce
-    now = fed.now().timestamp()
-    assert abs(claims["iat"] - now) <= 5, (claims["iat"], now)
+    # Issued at the emulator clock's time of the mint (in whole seconds), however long it took.
+    assert int(before) <= claims["iat"] <= after, (before, claims["iat"], after)
     assert claims["exp"] > claims["iat"]
     assert minted["postBody"] == f"providerId={idp}&id_token={minted['idToken']}&nonce={raw_nonce}"
 

@@ -57,8 +57,15 @@ class GarbageFunction:
             return  # closed by the test
 
     def close(self):
+        # shutdown wakes the thread blocked in accept() now; close alone would leave it there for
+        # its 10 s timeout (and this join would wait 5 s of that, in every test).
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self.listener.close()
         self.thread.join(timeout=5)
+        assert not self.thread.is_alive(), "the garbage server's thread did not stop"
 
 
 # Each of these killed the emulator with a trap in its HTTP client before the framing was checked.

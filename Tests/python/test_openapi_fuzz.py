@@ -1,6 +1,11 @@
 """schemathesis against `/emulator/openapi.json`: a bounded number of generated requests per route
 (valid and invalid bodies, parameters and paths) finds no 5xx, no crash and no hang.
 
+The number per route is `API_FUZZ_EXAMPLES` (4; `scripts/test --all`, and so CI, asks for 16,
+about as many cases as the old 100 s budget drew). It is a count, not a time: with `--max-time`
+schemathesis keeps drawing cases until the time is spent (100 s here, whatever the count), so the
+run took as long on a quiet machine as on a loaded one.
+
 The emulator under test is a binary of its own (the run moves the clock, rotates keys and deletes
 data). The document is fetched from it and used as served, except that `waitSeconds` (0 to 60 on
 the outbox API, 0 to 25 on the console's live-update route `/emulator/ui/outbox/changes`) is
@@ -15,9 +20,9 @@ answer by design for what the emulator (like the official one) does not build
 import json
 import os
 import shutil
+import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -25,10 +30,11 @@ import requests
 
 from conftest import start_emulator, stop_emulator
 
-# Examples per route and the whole run's budget: about 140 routes, two workers, a couple of
-# minutes at most on a loaded machine.
-MAX_EXAMPLES = 4
-MAX_SECONDS = 100
+# Examples per route (about 150 routes, two workers): 4 send about 540 requests, 15 s at load 9 on
+# the 2-core machine but over 240 s at load 26 (generating them is CPU work); 16 about 2,000. A
+# request that hangs fails at its own 15 s; a run that outlives HANG_SECONDS has hung itself.
+MAX_EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "4"))
+HANG_SECONDS = 600 + 30 * MAX_EXAMPLES
 REQUEST_TIMEOUT_SECONDS = 15
 
 
@@ -60,28 +66,31 @@ def test_generated_requests_find_no_server_error_crash_or_hang(tmp_path):
         schema = tmp_path / "openapi.json"
         schema.write_text(json.dumps(bounded_copy(document)))
 
-        started = time.monotonic()
         result = subprocess.run(
             schemathesis_command() + [
                 "run", str(schema), "--url", base,
                 "--checks", "no_server_error_except_not_implemented",
-                "--max-examples", str(MAX_EXAMPLES), "--max-time", str(MAX_SECONDS),
+                "--max-examples", str(MAX_EXAMPLES),
                 "--request-timeout", str(REQUEST_TIMEOUT_SECONDS), "--workers", "2",
                 "--phases", "examples,fuzzing", "--no-shrink", "--seed", "1",
+                # Hypothesis's check that generating a case is fast is a timing check: on a loaded
+                # machine it failed the run (`POST /emulator/v1/clock:advance` at load 25).
+                "--suppress-health-check", "too_slow",
                 # Admin routes take `Bearer owner`; without it most would only ever answer 401.
                 "--header", "Authorization: Bearer owner",
                 "--report-dir", str(tmp_path / "reports"),
             ],
-            capture_output=True, text=True, timeout=MAX_SECONDS + 120, cwd=tmp_path,  # its cache stays out of the repository
+            capture_output=True, text=True, timeout=HANG_SECONDS, cwd=tmp_path,  # its cache stays out of the repository
             env={**os.environ, "SCHEMATHESIS_TELEMETRY": "false", "NO_COLOR": "1",
                  "SCHEMATHESIS_HOOKS": "schemathesis_hooks",
                  "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])})
-        elapsed = time.monotonic() - started
         output = result.stdout[-15000:] + result.stderr[-5000:]
         assert result.returncode == 0, f"schemathesis found failures:\n{output}\n{running.output()}"
-        # Every operation was reached, and the run stayed within its budget.
-        assert "Tested:" in output, output
-        assert elapsed < MAX_SECONDS + 90, f"schemathesis took {elapsed:.0f} s"
+        # Every operation was reached.
+        selected = re.search(r"Selected: (\d+)/(\d+)", output)
+        tested = re.search(r"Tested: (\d+)", output)
+        assert selected and tested, output
+        assert int(tested.group(1)) == int(selected.group(1)) == int(selected.group(2)), output
 
         # Still alive, and quick to answer.
         assert running.process.poll() is None, running.output()
