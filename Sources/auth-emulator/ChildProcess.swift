@@ -7,7 +7,9 @@ import Darwin
 /// The command `exec` runs. It gets a process group of its own, so that a signal passed on
 /// reaches everything it started (a shell's children too, which signalling the shell alone
 /// would orphan), and the signal state of a fresh process: nothing blocked, and SIGPIPE and
-/// SIGXFSZ (which the emulator ignores) back to their defaults.
+/// SIGXFSZ (which the emulator ignores) and the signals `exec` passes on back to their defaults,
+/// as Node's `spawn` (firebase emulators:exec) does: a SIGINT ignored by whatever started `exec`
+/// (a CI runner, a test worker, `nohup`) must not make Ctrl-C or a passed-on SIGINT a no-op.
 struct ChildProcess {
     /// How the command ended.
     enum Termination: Equatable {
@@ -40,7 +42,7 @@ struct ChildProcess {
         posix_spawnattr_setsigmask(&attributes, &unblocked)
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGXFSZ, SIGCHLD] { sigaddset(&defaults, signal) }
+        for signal in [SIGPIPE, SIGXFSZ, SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))

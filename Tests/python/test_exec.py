@@ -190,6 +190,25 @@ def test_the_command_inherits_none_of_the_emulators_descriptors(tmp_path):
     assert all(re.fullmatch(r"/proc/\d+/fd", target) for target in extra.values()), extra
 
 
+def test_signals_ignored_by_whatever_started_exec_are_back_to_their_defaults_in_the_command(tmp_path):
+    # A CI runner, a test worker or nohup may start exec with SIGINT and SIGHUP ignored, and an
+    # ignored signal stays ignored across exec(2): the command must get the defaults, as Node's
+    # spawn (firebase emulators:exec) gives, or Ctrl-C and the signals exec passes on do nothing.
+    child = script(tmp_path, "child.py", """
+        import json, signal
+        print(json.dumps({name: signal.getsignal(getattr(signal, name)) == signal.SIG_IGN
+                          for name in ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"]}))
+        """)
+
+    def ignore_them():
+        for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+            signal.signal(number, signal.SIG_IGN)
+
+    status, stdout, stderr = exec_emulator(PYTHON, child, preexec_fn=ignore_them)
+    assert status == 0, stderr
+    assert json.loads(stdout) == {"SIGINT": False, "SIGTERM": False, "SIGHUP": False, "SIGQUIT": False}
+
+
 def test_in_a_terminal_the_command_reads_the_keyboard_and_ctrl_c_reaches_it(tmp_path):
     # exec in the foreground of a terminal (a pty here) hands the terminal to the command: it can
     # read a line (in the background it would be stopped by SIGTTIN), Ctrl-C interrupts it, and
