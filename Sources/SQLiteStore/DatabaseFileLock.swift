@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// One owner per database file: an exclusive lock, held from before SQLite opens the file until
 /// the database object goes (in a server, the process's life), so a second process on the same
@@ -19,6 +20,11 @@ import Darwin
 ///   object in the same process is refused too; both platforms have it; the kernel drops it when
 ///   the process ends, however it ends (kill -9 included).
 /// - Opened close-on-exec, so a program the emulator starts cannot inherit the lock and keep it.
+///   Between its fork and its exec, though, a child (any thread's `posix_spawn`) holds a copy of
+///   the descriptor, and with it the lock: a database closed and opened again in that moment
+///   finds the lock taken by "itself". So a process tells its own live locks (refused at once)
+///   from such a copy (the file names this process, but no live lock of it holds the file: tried
+///   again for a moment, until the child's exec has closed it).
 ///
 /// The file holds `pid N started T` for the refusal message. It is left in place when the lock is
 /// released (as SQLite leaves `-wal` and `-shm`): removing it would let one process lock the
@@ -38,6 +44,24 @@ public final class DatabaseFileLock: Sendable {
     private let descriptor: Int32
     private let path: String
     private let created: Bool
+    private let file: FileIdentity
+
+    /// A lock file by device and inode, whatever path named it.
+    private struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+
+        init(_ status: stat) {
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+        }
+    }
+
+    /// The lock files this process's live locks hold.
+    private static let heldHere = Mutex<Set<FileIdentity>>([])
+    /// How long a lock that names this process, held by no live lock of it, is tried again: a
+    /// child's way from fork to exec, which a loaded machine can stretch to many milliseconds.
+    private static let forkCopyPatienceMilliseconds = 2000
 
     /// Takes the lock of the database at `databasePath`; nil when no lock file can be made or
     /// opened because the folder is read-only (then SQLite cannot write there either, and nothing
@@ -67,34 +91,61 @@ public final class DatabaseFileLock: Sendable {
                 }
             }
             guard descriptor >= 0 else { throw fail(.unreadable("\(path): \(String(cString: strerror(errno)))")) }
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            var held = stat()
+            guard fstat(descriptor, &held) == 0 else {
                 let failure = errno
+                close(descriptor)
+                throw fail(.unreadable("\(path): \(String(cString: strerror(failure)))"))
+            }
+            let file = FileIdentity(held)
+            if let failure = lockWaitingOutForkCopies(descriptor, file) {
                 let holder = Self.holder(in: descriptor)
                 close(descriptor)
                 if failure == EWOULDBLOCK { throw fail(.inUse(holder)) }
                 throw fail(.unreadable("cannot lock \(path): \(String(cString: strerror(failure)))"))
             }
-            var held = stat(), named = stat()
-            guard fstat(descriptor, &held) == 0, stat(path, &named) == 0, held.st_dev == named.st_dev, held.st_ino == named.st_ino
-            else {
+            var named = stat()
+            guard stat(path, &named) == 0, FileIdentity(named) == file else {
                 close(descriptor)
                 continue
             }
-            let lock = DatabaseFileLock(descriptor: descriptor, path: path, created: created)
+            let lock = DatabaseFileLock(descriptor: descriptor, path: path, created: created, file: file)
             lock.recordHolder()
             return lock
         }
         throw fail(.unreadable("cannot lock \(path): it keeps being replaced"))
     }
 
-    private init(descriptor: Int32, path: String, created: Bool) {
+    private init(descriptor: Int32, path: String, created: Bool, file: FileIdentity) {
         self.descriptor = descriptor
         self.path = path
         self.created = created
+        self.file = file
+        Self.heldHere.withLock { _ = $0.insert(file) }
     }
 
-    /// Closing the only descriptor of the lock file releases the lock.
-    deinit { close(descriptor) }
+    /// Closing the only descriptor of the lock file releases the lock (once a child forked
+    /// meanwhile has exec'd).
+    deinit {
+        Self.heldHere.withLock { _ = $0.remove(file) }
+        close(descriptor)
+    }
+
+    /// Takes the lock; nil when taken, else the `errno`. A lock that names this process while no
+    /// live lock of it holds the file is a forked child's copy on its way to exec: tried again.
+    private static func lockWaitingOutForkCopies(_ descriptor: Int32, _ file: FileIdentity) -> Int32? {
+        var waited = 0
+        while true {
+            if heldHere.withLock({ $0.contains(file) }) { return EWOULDBLOCK }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return nil }
+            let failure = errno
+            guard failure == EWOULDBLOCK, holder(in: descriptor)?.processId == getpid(),
+                waited < forkCopyPatienceMilliseconds
+            else { return failure }
+            usleep(10_000)
+            waited += 10
+        }
+    }
 
     /// For a start that failed: removes the lock file if this lock made it, while still holding it.
     func removeIfCreated() {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SQLiteStore
+import Synchronization
 import Testing
 
 /// What a database path holds, and who holds it, decided before SQLite writes anything there.
@@ -35,6 +36,54 @@ import Testing
             #expect(try second.read { try $0.queryFirst("SELECT value FROM counter")?[0] } == 1)
             let lockFile = try String(contentsOfFile: DatabaseFileLock.path(of: path), encoding: .utf8)
             #expect(lockFile.hasPrefix("pid \(getpid()) started "))
+        }
+    }
+
+    /// A child that another thread forks holds a copy of the lock's descriptor, and the lock, until its
+    /// exec closes it: a database reopened in that moment waits it out instead of refusing itself.
+    /// (A second descriptor of the lock file, locked here and named for this process, stands in
+    /// for the child's copy; `dup` would share the lock the way a fork does.)
+    @Test func aLockHeldOnlyByAForkedCopyIsWaitedOutButALiveOneIsRefusedAtOnce() throws {
+        try withTemporaryDirectory { directory in
+            let path = "\(directory)/forked.sqlite"
+            do { _ = try SQLiteDatabase(location: .file(path), migrations: [counterSchema]) }
+            let copy = open(DatabaseFileLock.path(of: path), O_RDWR)
+            #expect(copy >= 0 && flock(copy, LOCK_EX | LOCK_NB) == 0)
+            final class Released: Sendable { let value = Atomic(false) }
+            let released = Released()
+            let exec = Thread {
+                usleep(200_000)
+                released.value.store(true, ordering: .sequentiallyConsistent)
+                close(copy)
+            }
+            exec.start()
+            let reopened = try SQLiteDatabase(location: .file(path), migrations: [counterSchema])
+            let reopenedAfterTheCopyWent = released.value.load(ordering: .sequentiallyConsistent)
+            #expect(reopenedAfterTheCopyWent)
+            // The reopened one is live, so a third is refused (at once: a live lock is no fork copy).
+            guard case .inUse = problem(opening: path, migrations: [counterSchema]) else {
+                Issue.record("a second live database on the file was not refused")
+                return
+            }
+            _ = reopened
+        }
+    }
+
+    /// A lock that names another process is refused without waiting for anything.
+    @Test func aLockNamingAnotherProcessIsRefused() throws {
+        try withTemporaryDirectory { directory in
+            let path = "\(directory)/other.sqlite"
+            do { _ = try SQLiteDatabase(location: .file(path), migrations: [counterSchema]) }
+            let other = open(DatabaseFileLock.path(of: path), O_RDWR)
+            defer { close(other) }
+            #expect(flock(other, LOCK_EX | LOCK_NB) == 0)
+            let line = Array("pid 1 started 2026-01-01T00:00:00Z\n".utf8)
+            #expect(ftruncate(other, 0) == 0 && line.withUnsafeBytes { pwrite(other, $0.baseAddress, $0.count, 0) } == line.count)
+            guard case .inUse(let holder) = problem(opening: path, migrations: [counterSchema]) else {
+                Issue.record("a lock held for another process was not refused")
+                return
+            }
+            #expect(holder?.processId == 1)
         }
     }
 
