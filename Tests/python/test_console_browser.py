@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import requests
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -111,7 +111,8 @@ def test_apple_user_with_hidden_email_gets_a_relayed_sign_in_link(console, brows
     driver.execute_script("window.consoleTestOldPage = true")
     row.find_element(By.CSS_SELECTOR, "a.mail").click()
     message_id = row.get_attribute("data-id")
-    WebDriverWait(driver, 10).until(
+    # The script swaps the pane in: one found before the swap goes stale, so look again.
+    WebDriverWait(driver, 10, ignored_exceptions=[StaleElementReferenceException]).until(
         lambda d: d.find_element(By.ID, "message-pane").get_attribute("data-id") == message_id)
     assert driver.execute_script("return window.consoleTestOldPage === true"), "the message cost a page load"
     assert driver.current_url.endswith(f"/emulator/ui/outbox?id={message_id}")
