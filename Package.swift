@@ -14,6 +14,9 @@ let package = Package(
     products: [
         .executable(name: "auth-emulator", targets: ["auth-emulator"]),
         .library(name: "AuthEmulator", targets: ["AuthEmulator"]),
+        // The test kit: start or attach to the emulator and drive its own routes from XCTest or
+        // Swift Testing (Foundation only; the server binary does not link it).
+        .library(name: "AuthEmulatorTesting", targets: ["AuthEmulatorTesting"]),
     ],
     targets: [
         .systemLibrary(
@@ -52,9 +55,12 @@ let package = Package(
         // Outbound HTTP/1.1 (mint --server, blocking functions), on plain sockets.
         .target(name: "HTTPClient"),
         .executableTarget(name: "auth-emulator", dependencies: ["AuthEmulator", "HTTPClient", "JSON"]),
+        .target(name: "AuthEmulatorTesting", exclude: ["README.md"]),
         // A raw HTTP/1.1 client over a real socket, for the test targets only.
         .target(name: "HTTPTestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        // The kit against the real binary (`swift build` puts it beside the test bundle).
+        .testTarget(name: "AuthEmulatorTestingTests", dependencies: ["AuthEmulatorTesting"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport", "Threads"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"]),
