@@ -138,6 +138,28 @@ import Testing
         }
     }
 
+    @Test func everyKindOfProviderCredentialSignsIn() async throws {
+        try await Emulator.withFreshState { emulator in
+            let classic = try await emulator.providers.mint(.facebook, email: "fb@example.com", name: "Fay")
+            #expect(try await emulator.auth.signInWithIdp(postBody: classic.accessTokenPostBody).email == "fb@example.com")
+            let oidc = try await emulator.providers.mint(.oidc("oidc.kit"), email: "o@example.com", nonce: "plain")
+            #expect(oidc.claims["nonce"] == "plain")
+            #expect(try await emulator.auth.signIn(with: oidc).providerId == "oidc.kit")
+            let hashed = try await emulator.providers.mint(.apple, email: "h@example.com", hashedNonce: Digest.sha256Hex("raw-h"))
+            #expect(!hashed.warnings.isEmpty)
+            #expect(try await emulator.auth.signInWithIdp(postBody: hashed.postBody + "&nonce=raw-h").email == "h@example.com")
+        }
+    }
+
+    @Test func aFailingBodyGivesTheTurnBack() async throws {
+        struct Planned: Error {}
+        await #expect(throws: Planned.self) {
+            try await Emulator.withFreshState { _ in throw Planned() }
+        }
+        let ran = try await Emulator.withFreshState { emulator in try await emulator.clock.now() }
+        #expect(abs(ran.timeIntervalSinceNow) < 300)
+    }
+
     @Test func projectsAndTenantsSideBySide() async throws {
         try await Emulator.withFreshState { emulator in
             let blue = emulator.project("demo-blue")
