@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Darwin)
+import Darwin  // dladdr
+#endif
 
 /// Finds the `auth-emulator` binary. In order: the path a test names, `AUTH_EMULATOR_BIN`, the
 /// build folder of the running tests (where `swift build` puts the package's executable beside
@@ -33,14 +36,24 @@ enum BinaryLocator {
         throw notFound(tried)
     }
 
-    /// The folder holding the test bundle (`.build/<triple>/debug`): on Linux the test runner is
-    /// itself the bundle's executable; on macOS `xctest` or Xcode loads the `.xctest` bundle.
+    /// The folder holding the test bundle (`.build/<triple>/debug`). On Linux the test runner is
+    /// the bundle's own executable (`….xctest`); on macOS `xctest` or Xcode loads a `….xctest`
+    /// folder, and the image holding this code (the kit is linked into the bundle) is inside it.
     private static func testBuildFolder() -> URL? {
-        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
-            return bundle.bundleURL.deletingLastPathComponent()
+        #if canImport(Darwin)
+        var image = Dl_info()
+        guard dladdr(#dsohandle, &image) != 0, let name = image.dli_fname else { return nil }
+        var path = URL(fileURLWithPath: String(cString: name))
+        #else
+        guard var path = Bundle.main.executableURL else { return nil }
+        #endif
+        path.resolveSymlinksInPath()
+        let file = path
+        while path.pathComponents.count > 1 {
+            if path.pathExtension == "xctest" { return path.deletingLastPathComponent() }
+            path.deleteLastPathComponent()
         }
-        guard let executable = Bundle.main.executableURL else { return nil }
-        return executable.deletingLastPathComponent()
+        return file.deletingLastPathComponent()
     }
 
     private static func notFound(_ tried: [String]) -> EmulatorKitError {

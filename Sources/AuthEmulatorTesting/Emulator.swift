@@ -83,6 +83,12 @@ public final class Emulator: Sendable {
         }
     }
 
+    /// The binary `start` would run: `explicit`, else `AUTH_EMULATOR_BIN`, else the tests' build
+    /// folder, else `PATH`.
+    public static func binaryPath(_ explicit: String? = nil) throws -> String {
+        try BinaryLocator.locate(explicit: explicit)
+    }
+
     private static func launch(_ binary: String, _ arguments: [String], _ timeout: TimeInterval) async throws -> EmulatorProcess {
         let process = EmulatorProcess(binary: binary, arguments: arguments)
         try await process.start(timeout: timeout)

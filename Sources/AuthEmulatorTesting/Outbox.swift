@@ -24,6 +24,22 @@ public struct OutboxMessage: Sendable, Decodable {
     public let delivery: Delivery
     /// `auth` for Firebase's mail and SMS, `smtp` for the app's own mail.
     public let source: String?
+    /// The app's own mail: the SMTP transaction's addresses, the attachments, the source (in
+    /// `latest` and single-message answers).
+    public let envelope: Envelope?
+    public let attachments: [Attachment]?
+    public let raw: String?
+
+    public struct Envelope: Sendable, Decodable, Equatable {
+        public let from: String
+        public let to: [String]
+    }
+
+    public struct Attachment: Sendable, Decodable, Equatable {
+        public let filename: String?
+        public let contentType: String
+        public let size: Int
+    }
 
     /// What happened to the message (Apple's private relay decides for relay addresses).
     public struct Delivery: Sendable, Decodable, Equatable {

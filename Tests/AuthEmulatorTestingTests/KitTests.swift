@@ -202,3 +202,33 @@ import Testing
         #expect(EmailLink.items(of: "https://x.example/__/auth/links?link=http%3A%2F%2Fh%2Femulator%2Faction%3Fmode%3DsignIn%26oobCode%3DAB%252BC")["oobCode"] == "AB+C")
     }
 }
+
+/// The app's own mail, on an emulator of its own with the SMTP listener on.
+@Suite struct AppMailTests {
+    @Test func aBackendsReceiptThroughTheRelayIsReadLikeFirebasesMail() async throws {
+        try await Emulator.withStarted(.init(smtp: true)) { emulator in
+            let smtp = try #require(emulator.smtpAddress?.split(separator: ":"))
+            let apple = try await emulator.providers.mint(.apple, email: "buyer@example.com", hideEmail: true)
+            _ = try await emulator.auth.signIn(with: apple)
+            try await emulator.project.relay.update(registeredSenders: ["@shop.example"])
+            // A real SMTP client: Python's smtplib, as a backend's mailer would send it.
+            let python = Process()
+            python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            python.arguments = ["python3", "-c", """
+                import smtplib, sys
+                from email.message import EmailMessage
+                mail = EmailMessage(); mail["From"] = "receipts@shop.example"; mail["To"] = sys.argv[3]; mail["Subject"] = "Your receipt"
+                mail.set_content("Thanks."); mail.add_attachment(b"%PDF-1.4", maintype="application", subtype="pdf", filename="r.pdf")
+                with smtplib.SMTP(sys.argv[1], int(sys.argv[2])) as client: client.send_message(mail)
+                """, String(smtp[0]), String(smtp[1]), apple.email!]
+            try python.run()
+            python.waitUntilExit()
+            #expect(python.terminationStatus == 0)
+            let receipt = try await emulator.project.outbox.waitForMessage(.init(to: apple.email!, subject: "receipt"))
+            #expect(receipt.source == "smtp" && receipt.envelope?.from == "receipts@shop.example")
+            #expect(receipt.delivery == .init(status: .relayed, forwardedTo: "buyer@example.com"))
+            let attachment = try #require(receipt.attachments?.first)
+            #expect(attachment.filename == "r.pdf" && attachment.contentType == "application/pdf" && attachment.size == 8)
+        }
+    }
+}

@@ -82,7 +82,7 @@ import Testing
         let emulator = try await Emulator.shared()
         #expect(emulator.version == AuthEmulatorTesting.version)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.binaryPath()))
+        process.executableURL = URL(fileURLWithPath: try Emulator.binaryPath())
         process.arguments = ["--version"]
         let output = Pipe()
         process.standardOutput = output
@@ -91,13 +91,5 @@ import Testing
         let firstLine = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .split(separator: "\n").first.map(String.init)
         #expect(firstLine == "auth-emulator \(AuthEmulatorTesting.version)")
-    }
-
-    /// The binary the kit would start (the tests run it with `--version` themselves).
-    static func binaryPath() -> String? {
-        if let variable = ProcessInfo.processInfo.environment["AUTH_EMULATOR_BIN"] { return variable }
-        let folder = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL.deletingLastPathComponent()
-            ?? Bundle.main.executableURL?.deletingLastPathComponent()
-        return folder?.appendingPathComponent("auth-emulator").path
     }
 }
