@@ -60,7 +60,7 @@ public final class Emulator: Sendable {
     /// `options.binary`, else `AUTH_EMULATOR_BIN`, else `auth-emulator` in the tests' build folder
     /// (`swift build` puts it there), else on `PATH`. Stop it with `stop()`.
     public static func start(_ options: Options = Options()) async throws -> Emulator {
-        let binary = try BinaryLocator.locate(explicit: options.binary)
+        let binary = try binaryPath(options.binary)
         var arguments = ["--project", options.projectId, "--log-level", "warn"]
         if options.smtp { arguments += ["--smtp-port", "0"] }
         arguments += options.arguments

@@ -20,9 +20,12 @@ final class EmulatorProcess: @unchecked Sendable {
     let binary: String
     let arguments: [String]
 
+    private var bannerHost: String?
+    private var bannerSMTP: String?
+
     /// What the banner said: `127.0.0.1:PORT`, and the SMTP listener's `127.0.0.1:PORT` when on.
-    private(set) var host: String?
-    private(set) var smtpAddress: String?
+    var host: String? { lock.withLock { bannerHost } }
+    var smtpAddress: String? { lock.withLock { bannerSMTP } }
 
     init(binary: String, arguments: [String]) {
         self.binary = binary
@@ -145,16 +148,16 @@ final class EmulatorProcess: @unchecked Sendable {
                 let line = String(decoding: partialStdout[partialStdout.startIndex..<newline], as: UTF8.self)
                 partialStdout.removeSubrange(partialStdout.startIndex...newline)
                 if stdoutLines.count < 200 { stdoutLines.append(line) }
-                if let address = Self.value(after: "export FIREBASE_AUTH_EMULATOR_HOST=", in: line), host == nil {
-                    host = address
+                if let address = Self.value(after: "export FIREBASE_AUTH_EMULATOR_HOST=", in: line), bannerHost == nil {
+                    bannerHost = address
                 }
                 if let smtp = Self.value(after: "smtp ", in: line.trimmingCharacters(in: .whitespaces)) {
-                    smtpAddress = smtp.split(separator: " ").first.map(String.init)
+                    bannerSMTP = smtp.split(separator: " ").first.map(String.init)
                 }
             }
             // The banner is one write of less than PIPE_BUF, so it arrives whole: once its address
             // line is read, the SMTP line is too, and every listener it names is bound.
-            if host != nil, !ready { ready = true; becameReady = true }
+            if bannerHost != nil, !ready { ready = true; becameReady = true }
             return becameReady
         }
         if becameReady { wakeReadyWaiters() }

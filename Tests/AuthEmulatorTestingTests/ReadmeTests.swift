@@ -38,4 +38,52 @@ import Testing
         #expect(first.split(separator: "\n").count <= 15)
         #expect(first.contains("import AuthEmulatorTesting") && first.contains("@Test"))
     }
+
+    /// The README's table of line counts is the count of the two flow files' test bodies.
+    @Test func theLineCountsOfTheSeedsFlowsAreTheFiles() throws {
+        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
+        let kit = try Self.bodyLengths(in: "SeedFlowTests.swift")
+        let raw = try Self.bodyLengths(in: "RawURLSessionFlowTests.swift")
+        #expect(kit.count == 6 && Set(kit.keys) == Set(raw.keys))
+        // Rows whose last two cells are numbers: one per flow, then the total.
+        var counts: [[Int]] = []
+        for line in readme.components(separatedBy: "\n") where line.hasPrefix("| ") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            if cells.count == 3, let withKit = Int(cells[1]), let withURLSession = Int(cells[2]) {
+                counts.append([withKit, withURLSession])
+            }
+        }
+        let expected = kit.keys.map { [kit[$0]!, raw[$0]!] }
+        let byValue = { (left: [Int], right: [Int]) in left.lexicographicallyPrecedes(right) }
+        #expect(counts.dropLast().sorted(by: byValue) == expected.sorted(by: byValue), "README \(counts), files \(expected)")
+        #expect(counts.last == [kit.values.reduce(0, +), raw.values.reduce(0, +)])
+    }
+
+    /// Each test's lines inside `withFreshState { emulator in … }`, blank and comment lines left out.
+    static func bodyLengths(in file: String) throws -> [String: Int] {
+        let lines = try String(contentsOf: testsFolder.appendingPathComponent(file), encoding: .utf8).components(separatedBy: "\n")
+        var lengths: [String: Int] = [:]
+        var name: String?
+        var depth = 0
+        var count = 0
+        for line in lines {
+            let code = line.trimmingCharacters(in: .whitespaces)
+            if let range = code.range(of: "@Test func ") {
+                name = String(code[range.upperBound...].prefix { $0 != "(" })
+            } else if name != nil, depth == 0, code.contains("withFreshState { emulator in") {
+                depth = 1
+                count = 0
+            } else if depth > 0 {
+                depth += code.filter { $0 == "{" }.count - code.filter { $0 == "}" }.count
+                if depth <= 0 {
+                    lengths[name!] = count
+                    name = nil
+                    depth = 0
+                } else if !code.isEmpty, !code.hasPrefix("//") {
+                    count += 1
+                }
+            }
+        }
+        return lengths
+    }
 }
