@@ -7,11 +7,9 @@ import Testing
     @Test func aWaitThatTimesOutSaysWhatItWaitedForAndWhatArrived() async throws {
         try await Emulator.withFreshState { emulator in
             try await emulator.auth.sendSignInLink(to: "someone@example.com")
-            let started = Date()
             let failure = await #expect(throws: EmulatorKitError.self) {
                 try await emulator.project.outbox.waitForMessage(to: "nobody@example.com", timeout: 1)
             }
-            #expect(Date().timeIntervalSince(started) < 30)
             #expect(failure?.kind == .timedOut)
             #expect(failure?.description.contains("waited 1 s for a message with to nobody@example.com") == true)
             #expect(failure?.description.contains("to someone@example.com EMAIL_SIGNIN") == true, "\(failure?.description ?? "")")
