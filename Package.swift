@@ -55,12 +55,13 @@ let package = Package(
         // Outbound HTTP/1.1 (mint --server, blocking functions), on plain sockets.
         .target(name: "HTTPClient"),
         .executableTarget(name: "auth-emulator", dependencies: ["AuthEmulator", "HTTPClient", "JSON"]),
-        .target(name: "AuthEmulatorTesting", exclude: ["README.md"]),
         // A raw HTTP/1.1 client over a real socket, for the test targets only.
         .target(name: "HTTPTestSupport"),
-        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        // The kit against the real binary (`swift build` puts it beside the test bundle).
+        // The test kit (its README is beside its sources), and its tests against the real binary,
+        // which `swift build` puts beside the test bundle.
+        .target(name: "AuthEmulatorTesting", exclude: ["README.md"]),
         .testTarget(name: "AuthEmulatorTestingTests", dependencies: ["AuthEmulatorTesting"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport", "Threads"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"]),
