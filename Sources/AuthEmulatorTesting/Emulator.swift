@@ -67,7 +67,8 @@ public final class Emulator: Sendable {
         let process: EmulatorProcess
         do {
             process = try await launch(binary, arguments + ["--port", String(options.port ?? 0)], options.startTimeout)
-        } catch let failure as EmulatorKitError where options.port != nil && failure.description.contains("in use") {
+        } catch let failure as EmulatorKitError where options.port != nil && failure.description.contains("could not listen on") {
+            // The port is taken (by another emulator or anything else): any free one will do.
             process = try await launch(binary, arguments + ["--port", "0"], options.startTimeout)
         }
         guard let host = process.host else {

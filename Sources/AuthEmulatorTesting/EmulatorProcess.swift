@@ -14,6 +14,8 @@ final class EmulatorProcess: @unchecked Sendable {
     private var partialStdout = Data()
     private var exited = false
     private var ready = false
+    /// Output streams not yet read to their end.
+    private var openStreams = 2
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var readyWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -68,6 +70,10 @@ final class EmulatorProcess: @unchecked Sendable {
         let (isReady, hasExited) = lock.withLock { (ready, exited) }
         if isReady { return }
         if !hasExited { await stop(grace: 2) }
+        // The exit can be seen before the last of stderr is read: the reason is in that part.
+        for _ in 0..<100 where lock.withLock({ openStreams > 0 }) {
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
         let status = hasExited ? "exited with status \(process.terminationStatus)" : "was not ready after \(Int(timeout)) s (stopped)"
         throw EmulatorKitError(.startFailed, """
             \(([binary] + arguments).joined(separator: " ")) \(status).
@@ -176,12 +182,13 @@ final class EmulatorProcess: @unchecked Sendable {
 
     /// Reads `handle` to its end on a thread of its own (blocking reads; no run loop needed).
     private func drain(_ handle: FileHandle, _ consume: @escaping @Sendable (Data) -> Void) {
-        let thread = Thread {
+        let thread = Thread { [weak self] in
             while true {
                 let data = handle.availableData
                 if data.isEmpty { break }
                 consume(data)
             }
+            self?.lock.withLock { self?.openStreams -= 1 }
         }
         thread.name = "auth-emulator output"
         thread.start()

@@ -1,6 +1,8 @@
-/// The kit's version: the emulator release it was written against. A binary older than this is
-/// refused when the kit starts or attaches to it; the kit's own tests check that it equals the
-/// binary's `--version` and `BuildInfo.version`.
+/// The kit's version: the emulator release it belongs to. A binary older than this is refused
+/// when the kit starts or attaches to it. It is written here, not read from BuildInfo, so that a
+/// package using the kit builds no BuildInfo and runs none of its build plugin (which Xcode asks
+/// a user to trust); the kit's tests check that it equals `BuildInfo.version` and the binary's
+/// `--version` and `GET /`.
 public enum AuthEmulatorTesting {
     public static let version = "0.1.0"
 }

@@ -1,4 +1,5 @@
 import AuthEmulatorTesting
+import BuildInfo
 import Foundation
 import Testing
 
@@ -78,7 +79,10 @@ import Testing
         #expect(failure?.description.contains("older than AuthEmulatorTesting \(AuthEmulatorTesting.version)") == true)
     }
 
+    /// One release, said in three places: the kit, BuildInfo (which the binary prints), and the
+    /// running binary's `GET /` and `--version`.
     @Test func theKitVersionIsTheBinarys() async throws {
+        #expect(AuthEmulatorTesting.version == BuildInfo.version)
         let emulator = try await Emulator.shared()
         #expect(emulator.version == AuthEmulatorTesting.version)
         let process = Process()
