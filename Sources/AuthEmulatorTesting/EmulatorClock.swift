@@ -30,14 +30,7 @@ public struct EmulatorClock: Sendable {
     /// Runs `body` with the clock `seconds` ahead, then resets it, whether `body` threw or not.
     public func advanced<Result>(by seconds: Int, _ body: () async throws -> Result) async throws -> Result {
         try await advance(by: seconds)
-        do {
-            let result = try await body()
-            try await reset()
-            return result
-        } catch {
-            try? await reset()
-            throw error
-        }
+        return try await finishing(body, with: reset)
     }
 
     static func date(_ answer: JSONValue) throws -> Date {

@@ -2,9 +2,10 @@ import Foundation
 
 extension Emulator {
     /// One emulator for the whole test process, started on first use and stopped when the process
-    /// exits (as every binary the kit starts is). With `FIREBASE_AUTH_EMULATOR_HOST` set (say, by `auth-emulator exec`) it attaches to
-    /// that one instead. Once started, its `environment` is exported to this process. The first
-    /// call's options are the ones used; a start that failed fails every later call the same way.
+    /// exits (as every binary the kit starts is). With `FIREBASE_AUTH_EMULATOR_HOST` set (say, by
+    /// `auth-emulator exec`) it attaches to that one instead. Once started, its `environment` is
+    /// exported to this process. The first call's options are the ones used; a start that failed
+    /// fails every later call the same way.
     public static func shared(_ options: Options = Options()) async throws -> Emulator {
         try await SharedEmulator.instance.emulator(options)
     }
@@ -14,14 +15,7 @@ extension Emulator {
         _ options: Options = Options(), _ body: (Emulator) async throws -> Result
     ) async throws -> Result {
         let emulator = try await start(options)
-        do {
-            let result = try await body(emulator)
-            await emulator.stop()
-            return result
-        } catch {
-            await emulator.stop()
-            throw error
-        }
+        return try await finishing({ try await body(emulator) }, with: { await emulator.stop() })
     }
 
     /// Runs `body` with the shared emulator reset to a fresh start (`reset()`, and forwarding back
@@ -33,18 +27,13 @@ extension Emulator {
     ) async throws -> Result {
         let emulator = try await shared(options)
         await SharedEmulator.turns.acquire()
-        do {
+        return try await finishing({
             try await emulator.reset()
             for address in try await emulator.providers.relayAddresses() where !address.forwarding {
                 try await emulator.providers.setRelayForwarding(address.address, true)
             }
-            let result = try await body(emulator)
-            await SharedEmulator.turns.release()
-            return result
-        } catch {
-            await SharedEmulator.turns.release()
-            throw error
-        }
+            return try await body(emulator)
+        }, with: { await SharedEmulator.turns.release() })
     }
 }
 
@@ -71,6 +60,20 @@ private actor SharedEmulator {
         starting = task
         return try await task.value
     }
+}
+
+/// Runs `body`, then `cleanup` whether `body` threw or not (an async `defer`). A cleanup that
+/// throws after a `body` that did not fails the call; after one that did, `body`'s error wins.
+func finishing<Result>(_ body: () async throws -> Result, with cleanup: () async throws -> Void) async throws -> Result {
+    let result: Result
+    do {
+        result = try await body()
+    } catch {
+        try? await cleanup()
+        throw error
+    }
+    try await cleanup()
+    return result
 }
 
 /// A value behind a lock, for the one global the `atexit` handler reads.
