@@ -14,6 +14,9 @@ let package = Package(
     products: [
         .executable(name: "auth-emulator", targets: ["auth-emulator"]),
         .library(name: "AuthEmulator", targets: ["AuthEmulator"]),
+        // The test kit: start or attach to the emulator and drive its own routes from XCTest or
+        // Swift Testing (Foundation only; the server binary does not link it).
+        .library(name: "AuthEmulatorTesting", targets: ["AuthEmulatorTesting"]),
     ],
     targets: [
         .systemLibrary(
@@ -62,6 +65,10 @@ let package = Package(
         .executableTarget(name: "auth-emulator", dependencies: ["AuthEmulator", "BuildInfo", "HTTPClient", "JSON"]),
         // A raw HTTP/1.1 client over a real socket, for the test targets only.
         .target(name: "HTTPTestSupport", dependencies: ["Sockets"]),
+        // The test kit (its README is beside its sources), and its tests against the real binary,
+        // which `swift build` puts beside the test bundle (BuildInfo: the version they compare).
+        .target(name: "AuthEmulatorTesting", exclude: ["README.md"]),
+        .testTarget(name: "AuthEmulatorTestingTests", dependencies: ["AuthEmulatorTesting", "BuildInfo"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport", "Sockets", "Threads"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
