@@ -104,6 +104,12 @@ class Emulator:
                                      DEFAULT_PROJECT)
         return cls(host.removeprefix("http://").rstrip("/"), project, **options)
 
+    @property
+    def smtp(self) -> Optional[tuple[str, int]]:
+        """(host, port) of the SMTP listener for the app's own mail, when the kit started the binary
+        with `--smtp-port` (0 picks a free port)."""
+        return self.process.smtp if self.process else None
+
     def stop(self) -> Optional[int]:
         """Stops the binary if the kit started it (answers its exit status); an attached one keeps running."""
         if self.process is None:

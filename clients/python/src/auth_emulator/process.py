@@ -21,6 +21,9 @@ DEFAULT_STOP_TIMEOUT = 10.0
 
 LISTENING = re.compile(r"^auth-emulator (\S+) listening on http://(\S+) for project (\S+) ")
 EXPORT = re.compile(r"^export FIREBASE_AUTH_EMULATOR_HOST=(\S+)$")
+SMTP = re.compile(r"^\s+smtp\s+(\S+):(\d+) ")
+# The banner's line after the smtp line (when there is one): the banner has been read up to here.
+BANNER_END = re.compile(r"^\s+provider tokens ")
 PORT_IN_USE = re.compile(r"could not listen on .*Address already in use")
 
 
@@ -51,6 +54,7 @@ class EmulatorProcess:
         self.host = ""
         self.project_id = ""
         self.version = ""
+        self.smtp: Optional[tuple[str, int]] = None
 
     @classmethod
     def start(cls, binary: Optional[str] = None, *, project_id: str, port: Optional[int] = None,
@@ -95,17 +99,24 @@ class EmulatorProcess:
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
+                if self.host:  # ready; only the banner's optional lines are missing
+                    return
                 self._fail(f"printed no `export FIREBASE_AUTH_EMULATOR_HOST=…` line within {timeout:g} s")
             try:
                 line = lines.get(timeout=remaining)
             except queue.Empty:
                 continue
             if line is None:
+                if self.host:
+                    return
                 self._fail("exited before it was ready")
             if match := LISTENING.match(line):
                 self.version, self.project_id = match.group(1), match.group(3)
             elif match := EXPORT.match(line.strip()):
                 self.host = match.group(1)
+            elif match := SMTP.match(line):
+                self.smtp = (match.group(1), int(match.group(2)))
+            elif self.host and BANNER_END.match(line):
                 return
 
     def _fail(self, why: str) -> None:
@@ -135,5 +146,4 @@ class EmulatorProcess:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        self._stderr.close()
         return self.process.returncode
