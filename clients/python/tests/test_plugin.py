@@ -43,26 +43,25 @@ def test_without_resets_state_carries_over(inner, pytester):
     result.stdout.fnmatch_lines(["*test_second_reuses_every_name*", "*assert * == []*"])
 
 
-def test_the_variables_are_restored_after_the_session(inner, pytester):
+def test_the_variables_are_restored_after_the_session(inner, pytester, monkeypatch):
+    monkeypatch.setenv("GCLOUD_PROJECT", "the-users-own")
     pytester.makepyfile(test_env="""
 import os
 
 def test_uses_it(auth_emulator):
     assert os.environ["FIREBASE_AUTH_EMULATOR_HOST"] == auth_emulator.host
-
-def pytest_sessionfinish_check():
-    pass
+    assert os.environ["GCLOUD_PROJECT"] == os.environ["GOOGLE_CLOUD_PROJECT"] == "demo-project"
 """)
     pytester.makeconftest("""
 import os
 
 def pytest_unconfigure(config):
-    leftover = [name for name in ("FIREBASE_AUTH_EMULATOR_HOST", "GCLOUD_PROJECT") if name in os.environ]
-    print("LEFTOVER", leftover)
+    print("AFTER", [os.environ.get(name) for name in
+                    ("FIREBASE_AUTH_EMULATOR_HOST", "GCLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT")])
 """)
     result = inner("-s")
     result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines(["LEFTOVER []"])
+    result.stdout.fnmatch_lines(["AFTER [None, 'the-users-own', None]"])
 
 
 def test_tests_that_do_not_use_it_never_start_it(inner, pytester):
@@ -121,19 +120,22 @@ def test_after(auth_emulator):
     result.assert_outcomes(passed=2)
 
 
-def test_attached_it_resets_only_its_project(inner, pytester, auth_emulator):
-    other = auth_emulator.project("demo-bystander")
+def test_attached_it_resets_only_its_project(inner, pytester, auth_emulator, monkeypatch):
+    mine, other = auth_emulator.project("demo-attached"), auth_emulator.project("demo-bystander")
+    mine.users.create("left-over@example.com", "secret123")
     other.users.create("bystander@example.com", "secret123")
     pytester.makepyfile(test_attached=f"""
 def test_attached(auth_emulator, users):
     assert auth_emulator.process is None and auth_emulator.host == "{auth_emulator.host}"
+    assert auth_emulator.project_id == "demo-attached"
     assert users.count() == 0
     users.create("attached@example.com", "secret123")
 """)
-    result = inner("--auth-emulator-host", auth_emulator.host, "--auth-emulator-project", auth_emulator.project_id)
+    monkeypatch.setenv("GCLOUD_PROJECT", "demo-attached")
+    result = inner("--auth-emulator-host", auth_emulator.host)
     result.assert_outcomes(passed=1)
     assert other.users.count() == 1, "a project reset reached another project"
-    assert auth_emulator.users.by_email("attached@example.com") is not None
+    assert [user["email"] for user in mine.users.all()] == ["attached@example.com"]
 
 
 def test_settings_come_from_the_ini_file_too(inner, pytester):

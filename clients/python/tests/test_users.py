@@ -1,6 +1,7 @@
 """Seeding users in one call through the official import route, and reading them back."""
 
 import pytest
+from firebase_admin import auth
 
 from auth_emulator import EmulatorError, LinkedProvider, SeedError, User, claims_of
 from conftest import unique_email
@@ -62,3 +63,12 @@ def test_other_projects_and_tenants_side_by_side(auth_emulator):
     other.reset()
     assert [p.users.count() for p in (auth_emulator.default, other, tenant)] == [1, 0, 1]
     assert tenant.client.sign_in_with_password(email, "secret123").raw["localId"]
+
+
+def test_custom_tokens_and_refresh(users, auth_client, admin_app):
+    uid = users.create(unique_email("custom"))
+    token = auth.create_custom_token(uid, {"tier": "gold"}, app=admin_app)
+    signed_in = auth_client.sign_in_with_custom_token(token)
+    assert signed_in.uid == uid and claims_of(signed_in.id_token)["tier"] == "gold"
+    refreshed = auth_client.refresh(signed_in.refresh_token)
+    assert refreshed["user_id"] == uid and claims_of(refreshed["id_token"])["tier"] == "gold"

@@ -75,9 +75,14 @@ class Transport:
             reason = getattr(error, "reason", error)
             raise Unreachable(f"{method} {url}: no answer ({reason})") from None
 
-    def call(self, method: str, path: str, body: Any = None, **kwargs: Any) -> Any:
-        """The request's JSON answer (`{}` for an empty body)."""
-        return self.send(method, path, json_body=body, **kwargs).json()
+    def call(self, method: str, path: str, body: Any = None, **kwargs: Any) -> dict[str, Any]:
+        """The request's JSON object (`{}` for an empty body)."""
+        answer = self.send(method, path, json_body=body, **kwargs)
+        value = answer.json()
+        if not isinstance(value, dict):
+            raise EmulatorError(method, self.url(path), answer.status,
+                                f"NOT_AN_OBJECT : expected a JSON object, got {answer.text[:200]!r}", value)
+        return value
 
 
 def _query_value(value: Any) -> str:

@@ -117,9 +117,8 @@ class Client:
 
     def refresh(self, refresh_token: str) -> dict[str, Any]:
         """securetoken's refresh: `{"id_token", "refresh_token", "user_id", ...}`."""
-        return self._transport.send("POST", "/securetoken.googleapis.com/v1/token", query={"key": self.api_key},
-                                    form=[("grant_type", "refresh_token"),
-                                          ("refresh_token", refresh_token)]).json()
+        return self._transport.call("POST", "/securetoken.googleapis.com/v1/token", query={"key": self.api_key},
+                                    form=[("grant_type", "refresh_token"), ("refresh_token", refresh_token)])
 
     # Email actions ----------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from ._http import DEFAULT_TIMEOUT, Transport
 from ._version import __version__
@@ -48,13 +48,6 @@ class Project:
         if self.tenant_id:
             raise KitError("a tenant has no reset of its own: reset its project, or users.clear() its accounts")
         self.emulator.transport.call("POST", f"/emulator/v1/projects/{self.project_id}:reset")
-
-    def config(self) -> dict[str, Any]:
-        return self.emulator.transport.call("GET", f"/emulator/v1/projects/{self.project_id}/config")
-
-    def update_config(self, changes: Mapping[str, Any]) -> dict[str, Any]:
-        """`PATCH /emulator/v1/projects/{p}/config` (`signIn`, `blockingFunctions`, ...)."""
-        return self.emulator.transport.call("PATCH", f"/emulator/v1/projects/{self.project_id}/config", dict(changes))
 
 
 class Emulator:

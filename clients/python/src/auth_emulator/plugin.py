@@ -33,13 +33,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                                                 "else auth-emulator on PATH)")
     group.addoption("--auth-emulator-host", help=f"use the emulator running at HOST:PORT instead of starting one "
                                                  f"(default: ${HOST_VARIABLE}, when set)")
-    group.addoption("--auth-emulator-project", help=f"the project id (default: {DEFAULT_PROJECT})")
+    group.addoption("--auth-emulator-project", help=f"the project id (default: {DEFAULT_PROJECT}; attached, "
+                                                    f"$GCLOUD_PROJECT when set)")
     group.addoption("--auth-emulator-args", help="extra flags for the binary, e.g. '--idp-tokens strict'")
     group.addoption("--auth-emulator-reset", choices=RESETS,
                     help="before each test that uses the emulator: reset all of it (default when the kit "
                          "started it), only the project (default when attached), or nothing")
     parser.addini("auth_emulator_bin", "the auth-emulator binary to start")
-    parser.addini("auth_emulator_project", "the project id", default=DEFAULT_PROJECT)
+    parser.addini("auth_emulator_project", "the project id")
     parser.addini("auth_emulator_args", "extra flags for the binary")
     parser.addini("auth_emulator_reset", "all, project or none")
 
@@ -53,13 +54,13 @@ def _setting(config: pytest.Config, name: str) -> Optional[str]:
 def auth_emulator(pytestconfig: pytest.Config) -> Iterator[Emulator]:
     """The session's emulator, with `FIREBASE_AUTH_EMULATOR_HOST`, `GCLOUD_PROJECT` and
     `GOOGLE_CLOUD_PROJECT` set for the code under test while the session runs."""
-    project = _setting(pytestconfig, "project") or DEFAULT_PROJECT
+    project = _setting(pytestconfig, "project")
     host = pytestconfig.getoption("--auth-emulator-host") or os.environ.get(HOST_VARIABLE)
     try:
         if host:
             emulator = Emulator.attach(host, project_id=project)
         else:
-            emulator = Emulator.start(_setting(pytestconfig, "bin"), project_id=project,
+            emulator = Emulator.start(_setting(pytestconfig, "bin"), project_id=project or DEFAULT_PROJECT,
                                       args=shlex.split(_setting(pytestconfig, "args") or ""))
     except KitError as error:
         pytest.fail(f"auth-emulator: {error}", pytrace=False)
@@ -86,6 +87,7 @@ def auth_emulator(pytestconfig: pytest.Config) -> Iterator[Emulator]:
         was_running = emulator.process is not None and emulator.process.running
         status = emulator.stop()
         if was_running and status != 0:
+            assert emulator.process is not None
             pytest.fail(f"auth-emulator exited with status {status} when stopped\n{emulator.process.output()}",
                         pytrace=False)
 

@@ -12,7 +12,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import IO, Optional, Sequence
+from typing import IO, NoReturn, Optional, Sequence
 
 from .errors import StartError
 
@@ -119,7 +119,7 @@ class EmulatorProcess:
             elif self.host and BANNER_END.match(line):
                 return
 
-    def _fail(self, why: str) -> None:
+    def _fail(self, why: str) -> NoReturn:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()

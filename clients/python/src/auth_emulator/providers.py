@@ -82,7 +82,7 @@ class Provider:
     def rotate_keys(self, alg: Optional[str] = None) -> str:
         """A new signing key (`RS256` by default, or `ES256`); answers its `kid`. Old keys stay in the JWKS."""
         answer = self._transport.call("POST", f"{self._path}/keys:rotate", {"alg": alg} if alg else None)
-        return answer["kid"]
+        return str(answer["kid"])
 
     def jwks(self) -> dict[str, Any]:
         return self._transport.call("GET", f"{self._path}/jwks")
@@ -94,7 +94,7 @@ class Provider:
 class Apple(Provider):
     """Sign in with Apple: hidden emails behind the private relay, the name given once, revocation."""
 
-    def mint(self, email: Optional[str] = None, *, hide_email: bool = False,  # type: ignore[override]
+    def mint(self, email: Optional[str] = None, *, hide_email: bool = False,
              full_name: Optional[tuple[str, str]] = None, **fields: Any) -> MintedToken:
         """`hide_email`: the token carries a relay address that forwards to `email` (`real_email`).
         `full_name` (first, last): the name the user typed on first authorization, which Apple

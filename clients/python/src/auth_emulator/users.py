@@ -75,8 +75,12 @@ class Users:
         scope = f"/tenants/{tenant_id}" if tenant_id else ""
         self._path = f"{IDENTITY_TOOLKIT}/projects/{project_id}{scope}/accounts"
 
-    def _admin(self, op: str, body: Any) -> Any:
+    def _admin(self, op: str, body: Any) -> dict[str, Any]:
         return self._transport.call("POST", f"{self._path}:{op}", body, headers=OWNER)
+
+    def _first(self, op: str, body: Any) -> Optional[dict[str, Any]]:
+        found = self._admin(op, body).get("users", [])
+        return dict(found[0]) if found else None
 
     def seed(self, *users: User) -> list[str]:
         """Creates all `users` in one `accounts:batchCreate` call; answers their uids in order.
@@ -93,15 +97,13 @@ class Users:
 
     def get(self, uid: str) -> Optional[dict[str, Any]]:
         """The account as `accounts:lookup` answers it, or None."""
-        found = self._admin("lookup", {"localId": [uid]}).get("users", [])
-        return found[0] if found else None
+        return self._first("lookup", {"localId": [uid]})
 
     def by_email(self, email: str) -> Optional[dict[str, Any]]:
-        found = self._admin("lookup", {"email": [email]}).get("users", [])
-        return found[0] if found else None
+        return self._first("lookup", {"email": [email]})
 
     def all(self) -> list[dict[str, Any]]:
-        return self._admin("query", {"returnUserInfo": True}).get("userInfo", [])
+        return list(self._admin("query", {"returnUserInfo": True}).get("userInfo", []))
 
     def count(self) -> int:
         return int(self._admin("query", {"returnUserInfo": False})["recordsCount"])
