@@ -157,3 +157,17 @@ def test_strict(auth_emulator, auth_client):
 """)
     result = inner()
     result.assert_outcomes(passed=1)
+
+
+def test_xdist_workers_attached_to_one_emulator_are_refused(inner, pytester, auth_emulator, monkeypatch):
+    # What pytest-xdist sets in each worker; its workers would reset each other's project.
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw1")
+    pytester.makepyfile(test_workers="""
+def test_one(users):
+    pass
+""")
+    result = inner("--auth-emulator-host", auth_emulator.host)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*xdist workers share the emulator at*each would reset the others' state*"])
+    result = inner("--auth-emulator-host", auth_emulator.host, "--auth-emulator-reset", "none")
+    result.assert_outcomes(passed=1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any, Optional, Sequence
 
-from ._http import DEFAULT_TIMEOUT, Transport
+from ._http import DEFAULT_TIMEOUT, OWNER, Transport
 from ._version import __version__
 from .client import DEFAULT_API_KEY, Client
 from .clock import Clock
@@ -39,7 +39,7 @@ class Project:
         official emulator does)."""
         self.emulator.transport.call(
             "GET", f"/identitytoolkit.googleapis.com/v2/projects/{self.project_id}/tenants/{tenant_id}",
-            headers={"Authorization": "Bearer owner"})
+            headers=OWNER)
         return Project(self.emulator, self.project_id, tenant_id)
 
     def reset(self) -> None:
