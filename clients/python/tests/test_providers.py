@@ -105,6 +105,8 @@ def test_game_center(providers, auth_client):
         if error.code == "INVALID_ARGUMENT" and "playerId" in error.detail:
             pytest.skip("POST /emulator/v1/idp/gc.apple.com/tokens is not in this binary yet (DESIGN §3, Game Center)")
         raise
-    assert minted["playerId"] == "G:1234567890" and minted["requestBody"]
+    assert minted["playerId"] == "G:1234567890" and minted["bundleId"] == "com.example.game"
     signed_in = auth_client.sign_in_with_game_center(minted)
-    assert signed_in.uid and signed_in.id_token
+    assert signed_in.is_new_user and claims_of(signed_in.id_token)["firebase"]["sign_in_provider"] == "gc.apple.com"
+    again = auth_client.sign_in_with_game_center(providers.game_center("G:1234567890", bundle_id="com.example.game"))
+    assert again.uid == signed_in.uid and not again.is_new_user

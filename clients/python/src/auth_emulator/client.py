@@ -77,11 +77,11 @@ class Client:
         self.api_key = api_key
         self.tenant_id = tenant_id
 
-    def call(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    def call(self, path: str, body: dict[str, Any], headers: Optional[dict[str, str]] = None) -> dict[str, Any]:
         """POST `path` (e.g. `/identitytoolkit.googleapis.com/v1/accounts:signUp`) with the API key."""
         if self.tenant_id:
             body = {"tenantId": self.tenant_id, **body}
-        return self._transport.call("POST", path, body, query={"key": self.api_key})
+        return self._transport.call("POST", path, body, query={"key": self.api_key}, headers=headers)
 
     def _sign_in(self, op: str, body: dict[str, Any]) -> SignIn:
         return sign_in_of(self.call(f"{V1}/accounts:{op}", {"returnSecureToken": True, **body}))
@@ -112,8 +112,10 @@ class Client:
         return self._sign_in("signInWithIdp", body)
 
     def sign_in_with_game_center(self, minted: dict[str, Any]) -> SignIn:
-        """`accounts:signInWithGameCenter` with `Providers.game_center()`'s `requestBody`."""
-        return sign_in_of(self.call(f"{V1}/accounts:signInWithGameCenter", dict(minted["requestBody"])))
+        """`accounts:signInWithGameCenter` with `Providers.game_center()`'s `requestBody`, from the
+        app it was signed for (the Apple SDK's `X-Ios-Bundle-Identifier` header)."""
+        return sign_in_of(self.call(f"{V1}/accounts:signInWithGameCenter", dict(minted["requestBody"]),
+                                    headers={"X-Ios-Bundle-Identifier": minted["bundleId"]}))
 
     def refresh(self, refresh_token: str) -> dict[str, Any]:
         """securetoken's refresh: `{"id_token", "refresh_token", "user_id", ...}`."""
