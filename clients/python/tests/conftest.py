@@ -52,7 +52,8 @@ def admin_app(auth_emulator):
 def inner(pytester, monkeypatch):
     """Runs pytest on files written by the test, in a process of its own, as a user's suite would
     run: the kit installed, no emulator attached unless the test says so."""
-    for name in ("FIREBASE_AUTH_EMULATOR_HOST", "GCLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT"):
+    # An outer xdist worker's PYTEST_XDIST_WORKER would make the inner run look like a worker too.
+    for name in ("FIREBASE_AUTH_EMULATOR_HOST", "GCLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT", "PYTEST_XDIST_WORKER"):
         monkeypatch.delenv(name, raising=False)
 
     def run(*arguments):

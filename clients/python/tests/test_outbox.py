@@ -8,7 +8,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from auth_emulator import Delivery, Emulator, EmulatorError, Message, WaitTimeout
+from auth_emulator import Delivery, Emulator, EmulatorError, Message, RelaySettings, WaitTimeout
 from conftest import unique_email
 
 
@@ -108,8 +108,9 @@ def test_relay_settings_bounce_and_relay(outbox, auth_client, apple, auth_emulat
     assert outbox.relay_settings().registered_senders == [default_sender]
     minted = apple.mint(unique_email("real"), hide_email=True)
     user = auth_client.sign_in_with_idp(minted)
-    changed = outbox.set_relay_settings(registered_senders=["support@example.com"], daily_limit=5)
-    assert (changed.registered_senders, changed.daily_limit) == (["support@example.com"], 5)
+    changed = outbox.set_relay_settings(registered_senders=["support@example.com"], daily_limit=5,
+                                        spf_failing_domains=["shop.example"])
+    assert changed == RelaySettings(["support@example.com"], ["shop.example"], 5) == outbox.relay_settings()
     auth_client.send_email_verification(user.id_token)
     bounced = outbox.wait_for(minted.email, status="bounced")
     assert bounced.delivery.reason.startswith("Sender not registered:")

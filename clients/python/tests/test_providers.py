@@ -110,3 +110,10 @@ def test_game_center(providers, auth_client):
     assert signed_in.is_new_user and claims_of(signed_in.id_token)["firebase"]["sign_in_provider"] == "gc.apple.com"
     again = auth_client.sign_in_with_game_center(providers.game_center("G:1234567890", bundle_id="com.example.game"))
     assert again.uid == signed_in.uid and not again.is_new_user
+
+
+def test_headful_apple_with_a_hidden_email(auth_client, apple):
+    email = unique_email("web-apple")
+    signed_in = auth_client.headful_sign_in("apple.com", email, "Web Apple", hide_email=True)
+    assert signed_in.email.endswith("@privaterelay.appleid.com")
+    assert apple.relay_address(signed_in.email).forward_to == email
