@@ -11,19 +11,18 @@ def test_sign_in_with_apple_nonce_hidden_email_and_relay_forwarding(apple, auth_
     minted = apple.mint("ada@example.com", hide_email=True, nonce="raw-nonce-1")
     user = auth_client.sign_in_with_idp(minted)
     assert auth.get_user(user.uid, app=admin_app).email == minted.email != "ada@example.com"
-    auth.generate_email_verification_link(minted.email, app=admin_app)
+    auth_client.send_email_verification(user.id_token)
     relayed = outbox.wait_for(minted.email)
     assert relayed.delivery == Delivery("relayed", forwarded_to="ada@example.com")
     apple.set_forwarding(minted.email, False)
-    auth.generate_email_verification_link(minted.email, app=admin_app)
+    auth_client.send_email_verification(user.id_token)
     bounced = outbox.wait_for(minted.email, after=relayed, status="bounced")
     assert bounced.delivery.reason.startswith("Forwarding off:")
 
 
 def test_email_link_sign_in(auth_client, outbox, admin_app):
-    settings = auth.ActionCodeSettings(url="https://app.example.com/done", handle_code_in_app=True,
-                                       ios_bundle_id="com.example.app")
-    auth.generate_sign_in_with_email_link("dan@example.com", settings, app=admin_app)
+    auth_client.send_sign_in_link("dan@example.com", "https://app.example.com/done", canHandleCodeInApp=True,
+                                  iOSBundleId="com.example.app")
     message = outbox.wait_for("dan@example.com")
     user = auth_client.complete_email_link(message.app_link, "dan@example.com")
     assert user.is_new_user and auth.verify_id_token(user.id_token, app=admin_app)["email"] == "dan@example.com"

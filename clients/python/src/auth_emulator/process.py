@@ -24,7 +24,8 @@ EXPORT = re.compile(r"^export FIREBASE_AUTH_EMULATOR_HOST=(\S+)$")
 SMTP = re.compile(r"^\s+smtp\s+(\S+):(\d+) ")
 # The banner's line after the smtp line (when there is one): the banner has been read up to here.
 BANNER_END = re.compile(r"^\s+provider tokens ")
-PORT_IN_USE = re.compile(r"could not listen on .*Address already in use")
+# What the binary says when it cannot take the port asked for (taken, and by whom); not SMTP's.
+PORT_TAKEN = re.compile(r"could not listen on \S+: ")
 
 
 def find_binary(explicit: Optional[str] = None) -> str:
@@ -66,7 +67,7 @@ class EmulatorProcess:
         try:
             return cls._start(path, project_id, port or 0, arguments, timeout, log_level)
         except StartError as error:
-            if port and PORT_IN_USE.search(str(error)):
+            if port and PORT_TAKEN.search(str(error)):
                 return cls._start(path, project_id, 0, arguments, timeout, log_level)
             raise
 
