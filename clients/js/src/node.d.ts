@@ -51,6 +51,8 @@ export interface AttachOptions extends Pick<ConnectOptions, "apiKey" | "timeoutM
   host?: string;
   /** Default $GCLOUD_PROJECT, $GOOGLE_CLOUD_PROJECT, then demo-project. */
   projectId?: string;
+  /** The SMTP listener, `host:port`; default $FIREBASE_AUTH_EMULATOR_SMTP. */
+  smtp?: string;
   readyTimeoutMs?: number;
 }
 
@@ -59,6 +61,8 @@ export declare class RunningEmulator extends AuthEmulator {
   readonly process: EmulatorChildProcess | null;
   /** The SMTP listener when started with `smtpPort`. */
   readonly smtp: { host: string; port: number } | null;
+  /** As AuthEmulator's, plus FIREBASE_AUTH_EMULATOR_SMTP with an SMTP listener. */
+  readonly env: { FIREBASE_AUTH_EMULATOR_HOST: string; GCLOUD_PROJECT: string; GOOGLE_CLOUD_PROJECT: string; FIREBASE_AUTH_EMULATOR_SMTP?: string };
   /** What the binary printed so far (the last 64 KiB of stderr). */
   output(): { stdout: string; stderr: string };
   /** SIGTERM, then SIGKILL after `timeoutMs`; restores the environment; throws when it had died or exited non-zero. */

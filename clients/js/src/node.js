@@ -57,6 +57,11 @@ export class RunningEmulator extends AuthEmulator {
     this.stopped = false;
   }
 
+  /** The SDKs' variables, and FIREBASE_AUTH_EMULATOR_SMTP (`host:port`) with an SMTP listener, as `auth-emulator exec` sets them. */
+  get env() {
+    return this.smtp ? { ...super.env, FIREBASE_AUTH_EMULATOR_SMTP: `${this.smtp.host}:${this.smtp.port}` } : super.env;
+  }
+
   /** What the binary printed so far: `{stdout, stderr}` (the last 64 KiB of stderr). */
   output() {
     return this.captured ? { stdout: this.captured.stdout, stderr: this.captured.stderr } : { stdout: "", stderr: "" };
@@ -187,15 +192,25 @@ export async function startEmulator({
   return emulator;
 }
 
+/** `{host, port}` of a `host:port` text, or null. */
+function smtpAddress(text) {
+  const match = text ? /^(.*):(\d+)$/.exec(text) : null;
+  return match ? { host: match[1], port: Number(match[2]) } : null;
+}
+
 /**
- * An emulator already running at `host` (`host:port`, default $FIREBASE_AUTH_EMULATOR_HOST):
- * waits until it is ready and checks its version. `projectId` defaults to $GCLOUD_PROJECT,
- * $GOOGLE_CLOUD_PROJECT, then demo-project. `stop()` leaves it running.
+ * An emulator already running at `host` (`host:port`, default $FIREBASE_AUTH_EMULATOR_HOST, as
+ * `auth-emulator exec` sets it): waits until it is ready and checks its version. `projectId`
+ * defaults to $GCLOUD_PROJECT, $GOOGLE_CLOUD_PROJECT, then demo-project; `smtp` to
+ * $FIREBASE_AUTH_EMULATOR_SMTP. `stop()` leaves it running.
  */
-export async function attachEmulator({ host = process.env.FIREBASE_AUTH_EMULATOR_HOST, projectId, apiKey, timeoutMs, readyTimeoutMs = START_TIMEOUT_MS } = {}) {
+export async function attachEmulator({
+  host = process.env.FIREBASE_AUTH_EMULATOR_HOST, projectId, smtp = process.env.FIREBASE_AUTH_EMULATOR_SMTP, apiKey, timeoutMs,
+  readyTimeoutMs = START_TIMEOUT_MS,
+} = {}) {
   if (!host) throw new TypeError("attachEmulator needs `host` or FIREBASE_AUTH_EMULATOR_HOST (host:port)");
   const project = projectId ?? (process.env.GCLOUD_PROJECT || process.env.GOOGLE_CLOUD_PROJECT || DEFAULT_PROJECT);
-  const emulator = new RunningEmulator({ host, projectId: project, apiKey, timeoutMs });
+  const emulator = new RunningEmulator({ host, projectId: project, smtp: smtpAddress(smtp), apiKey, timeoutMs });
   await emulator.ready({ timeoutMs: readyTimeoutMs });
   await emulator.checkVersion();
   return emulator;

@@ -46,21 +46,15 @@ test("an email code expires when the clock passes its lifetime", async () => {
   await assert.rejects(emulator.outbox.applyCode(reset, { newPassword: "secret456" }), { code: "EXPIRED_OOB_CODE" });
 });
 
-test("totpCode matches RFC 6238's SHA-1 vectors (six digits), and the emulator takes it at its own time", async () => {
-  const secret = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"; // "12345678901234567890"
-  assert.equal(await totpCode(secret, 59_000), "287082");
-  assert.equal(await totpCode(secret, new Date(1_111_111_109_000)), "081804");
-  assert.equal(await totpCode(secret, 1_234_567_890_000), "005924");
-  await assert.rejects(totpCode("not base32!", 0), TypeError);
-
+test("the emulator takes a TOTP code at its own time, not this machine's", async () => {
   const email = uniqueEmail("totp");
   await emulator.users.seed({ email, password: "secret123", emailVerified: true });
   const { idToken } = await emulator.call("signInWithPassword", { email, password: "secret123", returnSecureToken: true });
-  await emulator.clock.advance(7200); // the emulator's time, not this machine's, decides the code
+  await emulator.clock.advance(7200);
   const { totpSessionInfo } = await emulator.call("v2/accounts/mfaEnrollment:start", { idToken, totpEnrollmentInfo: {} });
-  const wrong = await totpCode(totpSessionInfo.sharedSecretKey, Date.now());
+  const byThisMachine = await totpCode(totpSessionInfo.sharedSecretKey, Date.now());
   await assert.rejects(emulator.call("v2/accounts/mfaEnrollment:finalize", {
-    idToken, totpVerificationInfo: { sessionInfo: totpSessionInfo.sessionInfo, verificationCode: wrong } }), { code: "INVALID_CODE" });
+    idToken, totpVerificationInfo: { sessionInfo: totpSessionInfo.sessionInfo, verificationCode: byThisMachine } }), { code: "INVALID_CODE" });
   await emulator.call("v2/accounts/mfaEnrollment:finalize", {
     idToken, totpVerificationInfo: { sessionInfo: totpSessionInfo.sessionInfo, verificationCode: await emulator.totpCode(totpSessionInfo.sharedSecretKey) } });
   assert.equal((await emulator.users.lookup({ email })).mfaInfo.length, 1);

@@ -1,6 +1,6 @@
 // The seeds' six flows written with the kit, each driving the REST API as the Firebase JS SDK
 // does (`call` is the SDK's request; the kit does the emulator side). flows-raw.test.js has the
-// same flows with bare fetch; tests/count-flow-lines.js counts the lines between the markers.
+// same flows with bare fetch; tests/flow-lines.test.js counts the lines between the markers.
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
 import { emulatorForThisFile } from "./support.js";

@@ -152,3 +152,19 @@ test("a test run that forgets stop() still ends, and takes the binary with it", 
   assert.ok(pid > 0, stdout);
   assert.equal(await gone(pid), true, `auth-emulator ${pid} outlived the test process`);
 });
+
+test("under `auth-emulator exec`, useEmulator attaches to exec's emulator, project and SMTP listener", async () => {
+  const script = `
+    import { useEmulator } from "@auth-emulator/testing/node";
+    const emulator = await useEmulator({ binary: "/nonexistent/auth-emulator" });
+    await emulator.users.seed({ email: "exec@example.com" });
+    console.log(JSON.stringify({ host: emulator.host, projectId: emulator.projectId, smtp: emulator.smtp, started: emulator.process !== null }));
+    await emulator.stop();`;
+  const { stdout } = await promisify(execFile)(BINARY, ["exec", "--project", "demo-exec", "--smtp-port", "0", "--",
+    process.execPath, "--input-type=module", "-e", script], { cwd: fileURLToPath(new URL("./", import.meta.url)), timeout: 30_000 });
+  const seen = JSON.parse(stdout.trim().split("\n").pop());
+  assert.match(seen.host, /^127\.0\.0\.1:\d+$/);
+  assert.equal(seen.projectId, "demo-exec");
+  assert.ok(seen.smtp.port > 0, stdout);
+  assert.equal(seen.started, false);
+});
