@@ -1,6 +1,6 @@
 // The emulator's fake identity providers (one set per emulator, shared by all projects): mint
 // tokens, sign in with them, rotate keys, and drive the headful sign-in page without JavaScript.
-import { AuthEmulatorError } from "./errors.js";
+import { AuthEmulatorError, describeFailure } from "./errors.js";
 import { failure } from "./http.js";
 import { randomNonce } from "./crypto.js";
 
@@ -9,8 +9,9 @@ async function signInWithIdp(scope, request) {
   const answer = await scope.call("signInWithIdp", { returnSecureToken: true, returnIdpCredential: true, ...request });
   // With returnIdpCredential, a refusal comes back as 200 with errorMessage; the SDK throws it.
   if (answer.errorMessage) {
-    const [code, detail = ""] = answer.errorMessage.split(" : ");
-    throw new AuthEmulatorError({ status: 200, code, detail, message: answer.errorMessage, method: "POST", url: "accounts:signInWithIdp", body: answer });
+    const url = `${scope.connection.url}/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp`;
+    const described = describeFailure(200, { error: { message: answer.errorMessage } });
+    throw new AuthEmulatorError({ status: 200, ...described, method: "POST", url, body: answer });
   }
   return answer;
 }
@@ -34,13 +35,6 @@ export class FakeProvider {
     this.path = `/emulator/v1/idp/${encodeURIComponent(providerId)}`;
   }
 
-  /** The mint route's body from the kit's options (`nonce: true` makes a fresh raw nonce). */
-  async mintBody(options) {
-    const body = { ...options };
-    if (body.nonce === true) body.nonce = await randomNonce();
-    return body;
-  }
-
   /**
    * Mints a signed token shaped like the real provider's. Options are the route's (`email`,
    * `emailVerified`, `sub`, `name`, `picture`, `nonce` (raw; `true` for a fresh one),
@@ -48,7 +42,7 @@ export class FakeProvider {
    * plus `rawNonce` and `credential` (what `OAuthProvider(providerId).credential()` takes).
    */
   async mint(options = {}) {
-    const body = await this.mintBody(options);
+    const body = options.nonce === true ? { ...options, nonce: await randomNonce() } : options;
     const minted = await this.scope.connection.json("POST", `${this.path}/tokens`, { json: body });
     const rawNonce = typeof body.nonce === "string" ? body.nonce : undefined;
     return { ...minted, rawNonce, credential: { providerId: minted.providerId, idToken: minted.idToken, rawNonce } };
@@ -85,7 +79,7 @@ export class FakeProvider {
     const { authEvent } = deliveredAnswer(posted.body);
     return signInWithIdp(this.scope, {
       requestUri: authEvent.urlResponse, sessionId: authEvent.sessionId,
-      postBody: authEvent.postBody || undefined, tenantId: authEvent.tenantId ?? this.scope.tenantId, idToken,
+      postBody: authEvent.postBody || undefined, tenantId: authEvent.tenantId ?? undefined, idToken,
     });
   }
 

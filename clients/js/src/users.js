@@ -54,8 +54,11 @@ export class Users {
   }
 
   /** The user with this `email`, `uid` or `phoneNumber` (exactly one given), or null. */
-  async lookup({ email, uid, phoneNumber }) {
-    const key = email !== undefined ? { email: [email] } : uid !== undefined ? { localId: [uid] } : { phoneNumber: [phoneNumber] };
+  async lookup({ email, uid, phoneNumber } = {}) {
+    const keys = [email !== undefined && { email: [email] }, uid !== undefined && { localId: [uid] },
+      phoneNumber !== undefined && { phoneNumber: [phoneNumber] }].filter(Boolean);
+    if (keys.length !== 1) throw new TypeError("users.lookup takes exactly one of { email }, { uid } or { phoneNumber }");
+    const [key] = keys;
     const { users = [] } = await this.admin("lookup", key);
     return users[0] ?? null;
   }

@@ -109,6 +109,19 @@ test("SMS codes: phone sign-in with the code read from the outbox, and the offic
   assert.equal((await emulator.sms.waitFor(phoneNumber)).mode, null);
 });
 
+test("second-factor SMS codes: a seeded phone factor signs in with the code from the outbox", async () => {
+  const phoneNumber = "+16505550143";
+  const seeded = await emulator.users.seed({ email: uniqueEmail("mfa-sms"), password: "secret123", emailVerified: true, mfa: [{ phoneNumber }] });
+  const first = await emulator.call("signInWithPassword", { email: seeded.email, password: "secret123", returnSecureToken: true });
+  const [hint] = first.mfaInfo;
+  const { phoneResponseInfo } = await emulator.call("v2/accounts/mfaSignIn:start", {
+    mfaPendingCredential: first.mfaPendingCredential, mfaEnrollmentId: hint.mfaEnrollmentId, phoneSignInInfo: { phoneNumber: hint.phoneInfo } });
+  const code = await emulator.sms.waitForCode(phoneNumber, { requestType: "MFA_SIGN_IN" });
+  const done = await emulator.call("v2/accounts/mfaSignIn:finalize", {
+    mfaPendingCredential: first.mfaPendingCredential, phoneVerificationInfo: { sessionInfo: phoneResponseInfo.sessionInfo, code } });
+  assert.ok(done.idToken);
+});
+
 test("the relay: settings, registered senders, addresses and their forwarding", async () => {
   const { token } = await emulator.apple.signIn({ email: uniqueEmail("relay"), hideEmail: true });
   assert.deepEqual(await emulator.relay.settings(), { registeredSenders: ["noreply@demo-project.firebaseapp.com"], spfFailingDomains: [], dailyLimit: 100 });

@@ -69,3 +69,8 @@ test("a tenant's users are its own", async () => {
   await tenant.users.clear();
   assert.deepEqual(await tenant.users.list(), []);
 });
+
+test("lookup takes exactly one key", async () => {
+  await assert.rejects(emulator.users.lookup({}), /exactly one of/);
+  await assert.rejects(emulator.users.lookup({ email: "a@example.com", uid: "a" }), /exactly one of/);
+});
