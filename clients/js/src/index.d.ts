@@ -211,10 +211,17 @@ export interface GameCenterOptions {
   gamePlayerId?: string;
   displayName?: string;
   bundleId?: string;
-  timestamp?: number;
+  /** Milliseconds since the epoch, or an RFC 3339 date-time; default the emulator clock's now. */
+  timestamp?: number | string;
 }
 
 export interface GameCenterIdentity extends Json {
+  /** Empty from GameKit's modern API; the legacy `G:…` id when only that was asked for. */
+  playerId: string;
+  teamPlayerId?: string;
+  gamePlayerId?: string;
+  displayName: string;
+  bundleId: string;
   publicKeyUrl: string;
   signature: string;
   salt: string;

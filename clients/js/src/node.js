@@ -163,7 +163,8 @@ export async function startEmulator({
   try {
     started = await spawnOnce(path, argumentsFor(port), { env, startTimeoutMs, wantSmtp: smtpPort !== undefined });
   } catch (error) {
-    const portTaken = port !== 0 && !strictPort && /Address already in use/.test(error.stderr ?? "");
+    // The binary names the port it could not take ("could not listen on HOST:PORT: …"): try any.
+    const portTaken = port !== 0 && !strictPort && /could not listen on /.test(error.stderr ?? "");
     if (!portTaken) throw error;
     started = await spawnOnce(path, argumentsFor(0), { env, startTimeoutMs, wantSmtp: smtpPort !== undefined });
   }

@@ -67,7 +67,7 @@ test("a port in use picks another, unless strictPort", async () => {
       await emulator.stop();
     }
     await assert.rejects(startEmulator({ binary: BINARY, port, strictPort: true, setEnv: false }),
-      (error) => error instanceof EmulatorProcessError && /Address already in use/.test(error.stderr) && error.exitCode !== 0);
+      (error) => error instanceof EmulatorProcessError && new RegExp(`could not listen on 127\\.0\\.0\\.1:${port}: .*in use`).test(error.stderr) && error.exitCode !== 0);
   });
 });
 
