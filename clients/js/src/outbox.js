@@ -14,6 +14,11 @@ function typed(message) {
   return { ...message, link, mode };
 }
 
+/** `latest`'s 404 for "nothing matches" (any other 404 is a mistake to report). */
+function nothingMatched(answer) {
+  return answer.status === 404 && String(answer.body?.error?.message ?? "").startsWith("MESSAGE_NOT_FOUND");
+}
+
 function describe(message) {
   const what = message.requestType ?? message.source ?? "message";
   const delivery = message.delivery ?? {};
@@ -52,7 +57,7 @@ export class Outbox {
   /** The newest message matching `filters`, or null. Bounced mail only when `status` asks for it. */
   async latest(filters = {}) {
     const answer = await this.scope.connection.send("GET", `${this.path}/latest`, { query: this.query(filters) });
-    if (answer.status === 404) return null;
+    if (nothingMatched(answer)) return null;
     if (answer.status !== 200) throw failure(answer);
     return typed(answer.body);
   }
@@ -80,7 +85,7 @@ export class Outbox {
         timeoutMs: waitSeconds * 1000 + 10_000,
       });
       if (answer.status === 200) return typed(answer.body);
-      if (answer.status !== 404) throw failure(answer);
+      if (!nothingMatched(answer)) throw failure(answer);
     }
     const held = await this.list({ limit: 10 });
     throw new WaitTimeoutError({

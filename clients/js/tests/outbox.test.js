@@ -43,6 +43,12 @@ test("a wait that times out says what it waited for and what the outbox held, bo
   await assert.rejects(emulator.outbox.waitFor({ timeoutMs: 200 }), { saw: "an empty outbox" });
 });
 
+test("a wait the emulator refuses fails with the emulator's error, not at its deadline", async () => {
+  await assert.rejects(emulator.outbox.waitFor({ since: "not-an-id", timeoutMs: 600_000 }),
+    (error) => error.code === "INVALID_ARGUMENT" && /since must be a message id/.test(error.detail));
+  await assert.rejects(emulator.outbox.latest({ bogus: "x" }), { code: "INVALID_ARGUMENT" });
+});
+
 test("since waits for mail newer than a message; latest skips bounced mail unless asked; clear deletes", async () => {
   const email = uniqueEmail("since");
   assert.equal(await emulator.outbox.newestId(), null);
