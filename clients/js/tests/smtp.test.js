@@ -54,4 +54,8 @@ test("the app's mail lands in the outbox with source smtp, and goes through the 
   await sendMail({ from: "receipts@shop.example", to: token.email, subject: "Shipped", text: "On its way." });
   const relayed = await emulator.outbox.waitFor({ to: token.email, since: bounced.id });
   assert.deepEqual(relayed.delivery, { status: "relayed", forwardedTo: token.realEmail, reason: null });
+  await emulator.relay.update({ spfFailingDomains: ["shop.example"] });
+  await sendMail({ from: "receipts@shop.example", to: token.email, subject: "Shipped", text: "On its way." });
+  const failedSpf = await emulator.outbox.waitFor({ to: token.email, status: "bounced", since: relayed.id });
+  assert.match(failedSpf.delivery.reason, /^SPF failed: /);
 });
