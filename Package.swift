@@ -33,33 +33,42 @@ let package = Package(
         ),
         // Double rounding in the standard library calls into libm, which nothing else links here.
         .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Threads"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Sockets", "Threads"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "Threads"]),
         .target(name: "JOSE", dependencies: ["COpenSSL", "JSON"]),
+        // The version and the commit built (`--version`, `GET /`); the plugin writes the commit.
+        .plugin(name: "BuildCommit", capability: .buildTool(), exclude: ["write-commit.sh", "archived-commit"]),
+        .target(name: "BuildInfo", plugins: ["BuildCommit"]),
         // Escaping HTML templates for the pages the emulator serves.
         .target(name: "HTML"),
         .target(
             name: "AuthEmulator",
-            dependencies: ["HTTPServer", "HTTPClient", "SQLiteStore", "JOSE", "JSON", "HTML", "SMTPServer", "MailMessage", "Threads"]
+            dependencies: [
+                "HTTPServer", "HTTPClient", "SQLiteStore", "JOSE", "JSON", "HTML", "SMTPServer", "MailMessage", "Sockets",
+                "Threads", "BuildInfo",
+            ]
         ),
         // The app's own mail: an SMTP listener on POSIX sockets, and the MIME reader for what it receives.
-        .target(name: "SMTPServer", dependencies: ["Threads"]),
+        .target(name: "SMTPServer", dependencies: ["Sockets", "Threads"]),
         // iconv is in glibc on Linux and in its own library on macOS.
         .target(name: "MailMessage", linkerSettings: [.linkedLibrary("iconv", .when(platforms: [.macOS]))]),
         // POSIX threads and a condition lock with monotonic deadlines (what Foundation's Thread and
         // NSCondition would give, without linking Foundation and its ICU data into the binary).
         .target(name: "Threads"),
+        // TCP sockets as both platforms spell them: addresses, binding, connecting, sending.
+        .target(name: "Sockets"),
         // Outbound HTTP/1.1 (mint --server, blocking functions), on plain sockets.
-        .target(name: "HTTPClient"),
-        .executableTarget(name: "auth-emulator", dependencies: ["AuthEmulator", "HTTPClient", "JSON"]),
+        .target(name: "HTTPClient", dependencies: ["Sockets"]),
+        .executableTarget(name: "auth-emulator", dependencies: ["AuthEmulator", "BuildInfo", "HTTPClient", "JSON"]),
         // A raw HTTP/1.1 client over a real socket, for the test targets only.
-        .target(name: "HTTPTestSupport"),
+        .target(name: "HTTPTestSupport", dependencies: ["Sockets"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport", "Threads"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport", "Sockets", "Threads"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"]),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"]),
-        .testTarget(name: "SMTPServerTests", dependencies: ["SMTPServer"]),
+        .testTarget(name: "SMTPServerTests", dependencies: ["SMTPServer", "Sockets"]),
+        .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "MailMessageTests", dependencies: ["MailMessage"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer"]),

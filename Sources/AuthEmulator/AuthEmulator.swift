@@ -35,20 +35,22 @@ public final class AuthEmulator: Sendable {
         /// named by its loopback address, since no client can connect to the wildcard itself.
         public func clientAddress(port: UInt16) -> String {
             func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
-            guard let advertised = advertiseHost else {
-                let host = switch self.host {
-                case "0.0.0.0": "127.0.0.1"
-                case "::", "[::]": "::1"
-                default: self.host.hasPrefix("[") ? String(self.host.dropFirst().dropLast()) : self.host
-                }
-                return "\(bracketed(host)):\(port)"
-            }
+            guard let advertised = advertiseHost else { return "\(bracketed(localHost)):\(port)" }
             if advertised.hasPrefix("[") {  // [v6] or [v6]:port
                 return advertised.contains("]:") ? advertised : "\(advertised):\(port)"
             }
             let colons = advertised.filter { $0 == ":" }.count
             if colons == 1 { return advertised }  // host:port
             return "\(bracketed(advertised)):\(port)"  // a bare host, or a bare IPv6 literal
+        }
+
+        /// The listening host as this machine reaches it, unbracketed: a wildcard bind by its loopback address.
+        var localHost: String {
+            switch host {
+            case "0.0.0.0": "127.0.0.1"
+            case "::", "[::]": "::1"
+            default: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+            }
         }
     }
 
@@ -69,7 +71,14 @@ public final class AuthEmulator: Sendable {
         makeProviderKey: @escaping ProviderKeyring.KeyFactory = ProviderKeyring.freshKey
     ) throws {
         self.configuration = configuration
-        let store = try AuthStore(location: configuration.dataFile.map { .file($0) } ?? .inMemory)
+        // What would fail only later is checked before the data file is opened.
+        if let directory = configuration.exportOnExitDirectory { try ExportDestination.check(directory) }
+        let store: AuthStore
+        do {
+            store = try AuthStore(location: configuration.dataFile.map { .file($0) } ?? .inMemory)
+        } catch let error as DatabaseFileError {
+            throw StartupError(dataFile: error)
+        }
         let clock = EmulatorClock(
             source: timeSource, offsetMilliseconds: try store.read { try $0.emulatorState.clockOffset() },
             saveOffset: { offset in try store.write { try $0.emulatorState.setClockOffset(offset) } })
@@ -79,6 +88,10 @@ public final class AuthEmulator: Sendable {
             idpTokenMode: configuration.idpTokenMode, defaultHost: configuration.clientAddress(port: configuration.port),
             idTokenMode: configuration.idTokenMode, makeProviderKey: makeProviderKey,
             fakeProviderLimits: configuration.fakeProviderLimits)
+        if let path = configuration.dataFile, !store.database.holdsFileLock {
+            environment.logger.warning(
+                "\(path): no lock file can be made beside it (its folder is read-only), so another emulator on it would not be refused")
+        }
         let router = Router(environment: environment, routes: RouteTable.routes)
         server = HTTPServer(
             configuration: HTTPServer.Configuration(
@@ -87,18 +100,30 @@ public final class AuthEmulator: Sendable {
                     ? configuration.threadCount : max(configuration.threadCount, Self.threadCountWithData)),
             handler: router)
         let delivery = AppMailDelivery(environment: environment)
-        smtp = try configuration.smtpPort.map { port in
-            try SMTPListener(host: configuration.host, port: port, limits: configuration.smtpLimits) { envelope, raw in
-                delivery.deliver(envelope, raw: raw)
+        do {
+            smtp = try configuration.smtpPort.map { port in
+                try SMTPListener(host: configuration.host, port: port, limits: configuration.smtpLimits) { envelope, raw in
+                    delivery.deliver(envelope, raw: raw)
+                }
             }
+        } catch let error as SMTPServerError where error.isAddressInUse {
+            throw BusyPort.smtp(host: configuration.host, port: configuration.smtpPort ?? 0, reachedAt: configuration.localHost)
         }
     }
 
-    /// Loads `--import` if given, then starts serving; the port is known once this returns.
+    /// Loads `--import` if given, then starts serving; the port is known once this returns. The
+    /// import is read before the port is bound and written after, so a file it cannot read or a
+    /// taken port stops the start with nothing imported, and no client sees a partial import.
     public func start() throws {
-        if let directory = configuration.importDirectory {
-            let count = try AccountsImporter(environment: environment, projectId: configuration.projectId)
-                .importDirectory(directory)
+        let importer = AccountsImporter(environment: environment, projectId: configuration.projectId)
+        let documents = try configuration.importDirectory.map(importer.read)
+        do {
+            try server.bind()
+        } catch let error as HTTPServerError where error.isAddressInUse {
+            throw BusyPort.http(host: configuration.host, port: configuration.port, reachedAt: configuration.localHost)
+        }
+        if let documents, let directory = configuration.importDirectory {
+            let count = try importer.write(documents)
             environment.logger.info("imported \(count) users from \(directory)")
         }
         try server.start()

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Sockets
 
 /// A small blocking HTTP/1.1 client for the emulator's own outbound calls (`mint --server`,
 /// later blocking functions): name resolution, one request per connection, a deadline for the
@@ -84,9 +85,7 @@ public enum HTTPClient {
             candidate = address.pointee.ai_next
             let socket = SystemSocket.openStream(family: address.pointee.ai_family, protocol: address.pointee.ai_protocol)
             guard socket >= 0 else { continue }
-            var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            SystemSocket.setTimeouts(socket, seconds: timeoutSeconds)
             if SystemSocket.connectTo(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return socket }
             lastError = String(cString: strerror(errno))
             close(socket)
@@ -95,12 +94,7 @@ public enum HTTPClient {
     }
 
     private static func write(_ bytes: [UInt8], to socket: Int32) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { SystemSocket.transmit(socket, $0) }
-            guard written > 0 else { throw Failure("send failed: \(String(cString: strerror(errno)))") }
-            offset += written
-        }
+        guard SystemSocket.transmitAll(socket, bytes) else { throw Failure("send failed: \(String(cString: strerror(errno)))") }
     }
 
     /// With `Connection: close` the server ends the stream after the answer.

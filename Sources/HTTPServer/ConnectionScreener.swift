@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Sockets
 import Synchronization
 import Threads
 
@@ -63,8 +64,10 @@ final class ConnectionScreener: @unchecked Sendable {
             close(listener.descriptor)
             throw HTTPServerError("could not make a wake pipe: \(String(cString: strerror(errno)))")
         }
-        _ = ServerSocket.makeNonBlocking(fds[0])
-        _ = ServerSocket.makeNonBlocking(fds[1])
+        for end in fds {
+            _ = SystemSocket.makeNonBlocking(end)
+            SystemSocket.closeOnExec(end)
+        }
         wakePipe = (fds[0], fds[1])
         self.listener = listener
         self.screen = screen
@@ -96,7 +99,7 @@ final class ConnectionScreener: @unchecked Sendable {
     func stopAccepting() {
         commands.withLock { commands in
             // Under the lock: the thread closes the socket only once it has read the flag.
-            if !commands.stopAccepting && !commands.stop { ServerSocket.shutDown(listener.descriptor, bothWays: true) }
+            if !commands.stopAccepting && !commands.stop { SystemSocket.shutDown(listener.descriptor, bothWays: true) }
             commands.stopAccepting = true
         }
         wake()
@@ -183,7 +186,7 @@ final class ConnectionScreener: @unchecked Sendable {
         for _ in 0..<64 {  // then poll again, so the connections already in are not kept waiting
             var peer = sockaddr_storage()
             var length = socklen_t(0)
-            let client = ServerSocket.acceptConnection(listener.descriptor, &peer, &length)
+            let client = SystemSocket.acceptConnection(listener.descriptor, &peer, &length)
             if client < 0 {
                 if errno == EMFILE || errno == ENFILE { listenQuietUntil = now + 100 }
                 return
@@ -233,13 +236,13 @@ final class ConnectionScreener: @unchecked Sendable {
         }
         switch verdict {
         case .acceptable:
-            if connection.lowWater > 1 { ServerSocket.setReceiveLowWater(connection.socket, 1) }
+            if connection.lowWater > 1 { SystemSocket.setReceiveLowWater(connection.socket, 1) }
             withUnsafePointer(to: &connection.peer) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { handOver(connection.socket, $0, connection.peerLength) }
             }
             return false
         case .refused(let refusal):
-            if connection.lowWater > 1 { ServerSocket.setReceiveLowWater(connection.socket, 1) }
+            if connection.lowWater > 1 { SystemSocket.setReceiveLowWater(connection.socket, 1) }
             connection.stage = .answering(RefusalMessage.bytes(of: answer(refusal), status: refusal.status), sent: 0)
             connection.deadline = now.addingClamped(Self.lingerMilliseconds)
             return continueAnswer(&connection)
@@ -261,7 +264,7 @@ final class ConnectionScreener: @unchecked Sendable {
             connection.seen = seen
             connection.deadline = now.addingClamped(idleTimeoutMilliseconds)
         }
-        connection.lowWater = ServerSocket.setReceiveLowWater(connection.socket, seen + 1) ? seen + 1 : 1
+        connection.lowWater = SystemSocket.setReceiveLowWater(connection.socket, seen + 1) ? seen + 1 : 1
         if connection.looks > 8 { connection.pausedUntil = now + min(Int64(1) << min(connection.looks - 8, 8), 250) }
         return true
     }
@@ -272,7 +275,7 @@ final class ConnectionScreener: @unchecked Sendable {
     private func continueAnswer(_ connection: inout ScreenedConnection) -> Bool {
         if case .answering(let output, var sent) = connection.stage {
             while sent < output.count {
-                let count = output[sent...].withUnsafeBytes { ServerSocket.transmit(connection.socket, $0) }
+                let count = output[sent...].withUnsafeBytes { SystemSocket.transmit(connection.socket, $0, waiting: false) }
                 if count < 0 && errno == EINTR { continue }
                 if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                     connection.stage = .answering(output, sent: sent)
@@ -284,7 +287,7 @@ final class ConnectionScreener: @unchecked Sendable {
                 }
                 sent += count
             }
-            ServerSocket.shutDown(connection.socket, bothWays: false)
+            SystemSocket.shutDown(connection.socket, bothWays: false)
             connection.stage = .draining(dropped: 0)
         }
         guard case .draining(var dropped) = connection.stage else { return true }

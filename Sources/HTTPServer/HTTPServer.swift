@@ -5,11 +5,18 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Sockets
 import Synchronization
 
 public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// The port is taken: another socket is bound to the address already.
+    public let isAddressInUse: Bool
+
+    public init(_ description: String, isAddressInUse: Bool = false) {
+        self.description = description
+        self.isAddressInUse = isAddressInUse
+    }
 }
 
 /// An HTTP/1.1 server on libmicrohttpd: one daemon thread per `threadCount`, fed by a thread that
@@ -25,6 +32,8 @@ public final class HTTPServer: @unchecked Sendable {
     // dispatcher, which is Sendable itself.
     private enum Lifecycle {
         case notStarted
+        /// `bind()` was called: the socket listens (the kernel queues connections), nothing serves yet.
+        case bound(ListeningSocket)
         case running(MicroHTTPDaemon)
         case stopping(port: UInt16)
         case stopped(port: UInt16)
@@ -69,22 +78,63 @@ public final class HTTPServer: @unchecked Sendable {
     deinit {
         // No grace here: nobody is left to wait for. MHD still lets a running handler call finish.
         lifecycle.withLock { lifecycle in
-            if case .running(let daemon) = lifecycle { daemon.stop() }
+            switch lifecycle {
+            case .running(let daemon): daemon.stop()
+            case .bound(let socket): close(socket.descriptor)
+            case .notStarted, .stopping, .stopped: break
+            }
         }
     }
 
-    /// Binds and starts serving. Throws when the address cannot be bound.
+    /// Binds the listening socket without serving yet, so that a taken port fails before the
+    /// caller does work that the server must not be seen without (an import); `start()` then
+    /// serves on it. Throws when the address cannot be bound.
+    public func bind() throws {
+        try lifecycle.withLock { (lifecycle) throws(HTTPServerError) in
+            guard case .notStarted = lifecycle else { throw HTTPServerError("the server was already bound or started") }
+            lifecycle = .bound(try listeningSocket())
+        }
+    }
+
+    /// Binds (unless `bind()` has) and starts serving. Throws when the address cannot be bound.
     public func start() throws {
         try lifecycle.withLock { (lifecycle) throws(HTTPServerError) in
-            guard case .notStarted = lifecycle else { throw HTTPServerError("the server was already started") }
-            let address = try ListenAddress(host: configuration.host, port: configuration.port)
+            let socket: ListeningSocket
+            switch lifecycle {
+            case .notStarted: socket = try listeningSocket()
+            case .bound(let bound): socket = bound
+            case .running, .stopping, .stopped: throw HTTPServerError("the server was already started")
+            }
+            // The daemon owns the socket from here (it closes it if it cannot start): no state may hold it.
+            lifecycle = .notStarted
             let dispatcher = RequestDispatcher(
                 handler: handler, maximumBodyBytes: configuration.maximumBodyBytes, limits: configuration.limits)
             lifecycle = .running(
                 try MicroHTTPDaemon(
-                    address: address, threadCount: configuration.threadCount,
+                    listener: socket, threadCount: configuration.threadCount,
                     connectionTimeoutSeconds: configuration.connectionTimeoutSeconds, dispatcher: dispatcher))
         }
+    }
+
+    /// Bound and listening as libmicrohttpd would have made it (SO_REUSEADDR, IPv6 only on an
+    /// IPv6 address, the system's largest backlog), non-blocking so the screener can accept until
+    /// the queue is empty.
+    private func listeningSocket() throws(HTTPServerError) -> ListeningSocket {
+        guard let address = SocketAddress(host: configuration.host, port: configuration.port) else {
+            throw HTTPServerError("could not listen on \(configuration.host):\(configuration.port): not an IPv4 or IPv6 address")
+        }
+        let socket: ListeningSocket
+        do {
+            socket = try ListeningSocket(address)
+        } catch {
+            throw HTTPServerError("could not listen on \(address): \(error)", isAddressInUse: error.isAddressInUse)
+        }
+        guard SystemSocket.makeNonBlocking(socket.descriptor) else {
+            let failure = SocketError.last()
+            close(socket.descriptor)
+            throw HTTPServerError("could not listen on \(address): \(failure)")
+        }
+        return socket
     }
 
     /// The bound port (meaningful after `start()`).
@@ -92,6 +142,7 @@ public final class HTTPServer: @unchecked Sendable {
         lifecycle.withLock { lifecycle in
             switch lifecycle {
             case .notStarted: configuration.port
+            case .bound(let socket): socket.port
             case .running(let daemon): daemon.boundPort
             case .stopping(let port), .stopped(let port): port
             }
@@ -111,6 +162,10 @@ public final class HTTPServer: @unchecked Sendable {
                 return daemon
             case .notStarted:
                 lifecycle = .stopped(port: configuration.port)
+                return nil
+            case .bound(let socket):
+                close(socket.descriptor)
+                lifecycle = .stopped(port: socket.port)
                 return nil
             case .stopping, .stopped:
                 return nil

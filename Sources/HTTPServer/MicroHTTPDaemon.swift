@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Sockets
 
 /// Owns the running libmicrohttpd daemons (one per thread, none with a listening socket), their
 /// retained callback contexts, and the screener that accepts their connections. Not thread-safe;
@@ -15,11 +16,11 @@ final class MicroHTTPDaemon {
     private var daemons: [(daemon: OpaquePointer, dispatcher: RequestDispatcher, connectionLimit: Int)] = []
     private var screener: ConnectionScreener?
 
-    init(address: ListenAddress, threadCount: Int, connectionTimeoutSeconds: Int, dispatcher: RequestDispatcher)
+    /// Takes `listener` over: it is closed when the daemon stops, or here if it cannot start.
+    init(listener: ListeningSocket, threadCount: Int, connectionTimeoutSeconds: Int, dispatcher: RequestDispatcher)
         throws(HTTPServerError)
     {
         self.dispatcher = dispatcher
-        let listener = try ListeningSocket(address)
         boundPort = listener.port
         let count = max(threadCount, 1)
         let limits = dispatcher.limits
@@ -49,7 +50,7 @@ final class MicroHTTPDaemon {
                 context.release()
                 close(listener.descriptor)
                 stop()
-                throw HTTPServerError("could not listen on \(address): libmicrohttpd refused to start")
+                throw HTTPServerError("could not listen on \(listener.address): libmicrohttpd refused to start")
             }
             daemons.append((daemon, own, share))
         }

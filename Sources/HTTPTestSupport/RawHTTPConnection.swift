@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Sockets
 
 /// Test support, shared by the test targets (like Hummingbird's testing product).
 /// A tiny blocking HTTP/1.1 client over one TCP socket: it writes exactly the bytes a test gives
@@ -31,37 +32,14 @@ public final class RawHTTPConnection {
     /// suite. 30 s, not less: on a loaded machine (sanitizer builds, parallel suites) making a test
     /// RSA key on first use alone has taken over 5 s.
     public init(port: UInt16, ipv6: Bool = false, timeoutSeconds: Int = 30) throws {
-        socket = SystemSocket.openStream(family: ipv6 ? AF_INET6 : AF_INET)
-        guard socket >= 0 else { throw Failure(description: "socket: \(Self.lastError())") }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let result: Int32
-        if ipv6 {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = port.bigEndian
-            address.sin6_addr = in6addr_loopback
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+        do {
+            socket = try SocketAddress(host: ipv6 ? "::1" : "127.0.0.1", port: port)!.connect(timeoutSeconds: timeoutSeconds)
+        } catch {
+            // `connect` closed its socket. The deinit runs (every property is set) and must not close
+            // that number again: another thread may have been given it since.
+            socket = -1
+            throw Failure(description: "connect: \(error)")
         }
-        // Not closed here: a class whose properties are all set runs its deinit when its init
-        // throws, and a second close could take a descriptor number another thread has just
-        // been given (an emulator's libmicrohttpd event channel, say).
-        guard result == 0 else { throw Failure(description: "connect: \(Self.lastError())") }
     }
 
     deinit { if socket >= 0 { close(socket) } }
@@ -79,12 +57,7 @@ public final class RawHTTPConnection {
     /// Writes all of `bytes`. A server that closes early must fail the write, not kill the test process
     /// (SIGPIPE is stopped per call on Linux, per socket on macOS: see `SystemSocket`).
     public func send(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { SystemSocket.transmit(socket, $0) }
-            guard written > 0 else { throw Failure(description: "send: \(Self.lastError())") }
-            offset += written
-        }
+        guard SystemSocket.transmitAll(socket, bytes) else { throw Failure(description: "send: \(Self.lastError())") }
     }
 
     public func send(_ text: String) throws { try send(Array(text.utf8)) }
@@ -127,7 +100,7 @@ public final class RawHTTPConnection {
     }
 
     /// Half-closes: the server reads end-of-stream, and the connection can still read its answer.
-    public func shutdownWrite() { SystemSocket.closeWriting(socket) }
+    public func shutdownWrite() { SystemSocket.shutDown(socket, bothWays: false) }
 
     /// Everything the server sends until it closes the connection (or the read timeout passes,
     /// which throws), so a test can see every byte: a second status line, a trailing page.

@@ -25,6 +25,8 @@ public struct MailMessage: Sendable {
     public private(set) var text: String?
     public private(set) var html: String?
     public private(set) var attachments: [Attachment] = []
+    /// Each attachment's decoded bytes, in the order of `attachments`.
+    private var attachmentContents: [[UInt8]] = []
 
     /// Multipart nesting deeper than this is listed as attachments, not opened.
     static let maxDepth = 16
@@ -36,6 +38,11 @@ public struct MailMessage: Sendable {
         headers = MailHeaders(parsing: headerBytes)
         var partCount = 0
         read(headers: headers, body: body, depth: 0, partCount: &partCount)
+    }
+
+    /// The decoded bytes of `attachments[index]`, nil past the end.
+    public func attachmentContent(at index: Int) -> [UInt8]? {
+        attachmentContents.indices.contains(index) ? attachmentContents[index] : nil
     }
 
     public var subject: String? { headers["Subject"] }
@@ -73,6 +80,7 @@ public struct MailMessage: Sendable {
                 filename: filename, contentType: type.mediaType, size: decoded.count,
                 disposition: disposition.token.isEmpty ? "attachment" : disposition.token,
                 contentId: headers["Content-ID"].map { $0.trimmingCharacters(in: "<> ") }))
+            attachmentContents.append(decoded)
         }
     }
 

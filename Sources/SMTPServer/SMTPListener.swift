@@ -3,11 +3,18 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Sockets
 import Threads
 
 public struct SMTPServerError: Error, CustomStringConvertible {
     public let description: String
-    init(_ description: String) { self.description = description }
+    /// The port is taken: another socket is bound to the address already.
+    public let isAddressInUse: Bool
+
+    init(_ description: String, isAddressInUse: Bool = false) {
+        self.description = description
+        self.isAddressInUse = isAddressInUse
+    }
 }
 
 /// An SMTP listener on POSIX sockets: one thread accepts, one thread serves each connection
@@ -39,15 +46,26 @@ public final class SMTPListener: @unchecked Sendable {
         self.serverName = serverName
         self.limits = limits
         self.deliver = deliver
-        let bound = try Self.listeningSocket(host: host == "localhost" ? "127.0.0.1" : host, port: port)
-        listenSocket = bound.socket
+        guard let requested = SocketAddress(host: host, port: port) else {
+            throw SMTPServerError("could not listen for SMTP on \(host):\(port): not an IPv4 or IPv6 address")
+        }
+        let bound: ListeningSocket
+        do {
+            // Dual-stack on `::` (IPv4 clients too), and a backlog of 64: one thread per connection
+            // serves far fewer than the HTTP server's queue holds.
+            bound = try ListeningSocket(requested, backlog: 64, ipv6Only: false)
+        } catch {
+            throw SMTPServerError("could not listen for SMTP on \(requested): \(error)", isAddressInUse: error.isAddressInUse)
+        }
+        listenSocket = bound.descriptor
         self.port = bound.port
-        address = bound.isIPv6 ? "[\(host)]:\(bound.port)" : "\(host == "localhost" ? "127.0.0.1" : host):\(bound.port)"
+        address = bound.address.description
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
             close(listenSocket)
             throw SMTPServerError("could not make a wake pipe: \(String(cString: strerror(errno)))")
         }
+        for end in fds { SystemSocket.closeOnExec(end) }
         wakePipe = (fds[0], fds[1])
     }
 
@@ -98,7 +116,9 @@ public final class SMTPListener: @unchecked Sendable {
             let ready = poll(&fds, 2, -1)
             if ready < 0 && errno == EINTR { continue }
             if ready < 0 || fds[1].revents != 0 { return }
-            let client = accept(listenSocket, nil, nil)
+            var peer = sockaddr_storage()
+            var length = socklen_t(0)
+            let client = SystemSocket.acceptConnection(listenSocket, &peer, &length)
             guard client >= 0 else { continue }
             Self.configure(client: client)
             let admitted = state.withLock {
@@ -182,66 +202,15 @@ public final class SMTPListener: @unchecked Sendable {
 
     // MARK: - Sockets
 
-    private static func listeningSocket(host: String, port: UInt16) throws(SMTPServerError) -> (socket: Int32, port: UInt16, isIPv6: Bool) {
-        var hints = addrinfo()
-        hints.ai_flags = AI_NUMERICHOST | AI_PASSIVE | AI_NUMERICSERV
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
-        hints.ai_socktype = SOCK_STREAM
-        #endif
-        var found: UnsafeMutablePointer<addrinfo>?
-        let unbracketed = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        guard getaddrinfo(unbracketed, String(port), &hints, &found) == 0, let info = found else {
-            throw SMTPServerError("could not listen for SMTP on \(host):\(port): not an IPv4 or IPv6 address")
-        }
-        defer { freeaddrinfo(found) }
-        let descriptor = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
-        guard descriptor >= 0 else { throw SMTPServerError("could not make an SMTP socket: \(String(cString: strerror(errno)))") }
-        var on: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        guard bind(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, listen(descriptor, 64) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(descriptor)
-            throw SMTPServerError("could not listen for SMTP on \(host):\(port): \(reason)")
-        }
-        var bound = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &bound) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        let isIPv6 = info.pointee.ai_family == AF_INET6
-        let boundPort = withUnsafeBytes(of: &bound) { raw in
-            isIPv6 ? raw.load(as: sockaddr_in6.self).sin6_port : raw.load(as: sockaddr_in.self).sin_port
-        }
-        return (descriptor, UInt16(bigEndian: boundPort), isIPv6)
-    }
-
     /// Replies are whole and batched per read, so Nagle's delay would only hold them back.
     private static func configure(client: Int32) {
         var on: Int32 = 1
         setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-        #if canImport(Darwin)
-        setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
-        #endif
     }
 
     /// Writes all of `text`; false when the client has gone.
     @discardableResult
     private static func sendAll(_ text: String, to client: Int32) -> Bool {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            #if canImport(Glibc)
-            let flags = Int32(MSG_NOSIGNAL)
-            #else
-            let flags: Int32 = 0
-            #endif
-            let sent = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, flags) }
-            if sent < 0 && errno == EINTR { continue }
-            guard sent > 0 else { return false }
-            bytes = bytes.dropFirst(sent)
-        }
-        return true
+        SystemSocket.transmitAll(client, Array(text.utf8))
     }
 }

@@ -1,7 +1,8 @@
 internal import CSQLite
 
 /// Brings a database's schema up to the newest `Migration`, recording each applied step in
-/// `schema_migrations`, and refuses a database that has steps this build does not know.
+/// `schema_migrations`, and refuses a database that has steps this build does not know or that
+/// these migrations did not make.
 struct Migrator {
     /// Sorted by version.
     let migrations: [Migration]
@@ -13,7 +14,36 @@ struct Migrator {
             Set(migrations.map(\.version)).count == migrations.count, "migration versions must be unique")
     }
 
-    /// Applies the pending steps on `connection` and returns the schema version afterwards.
+    /// Refuses a database these migrations cannot take, before anything is written to it:
+    /// another program's (tables, but no record of these migrations) or a newer build's (steps
+    /// recorded that this build does not know). Reads only.
+    func checkCanMigrate(_ connection: SQLiteConnection) throws {
+        try connection.transaction(begin: "BEGIN DEFERRED", readOnly: true) { connection in
+            let tables = try connection.query(
+                "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+            ).compactMap { $0[0].text }
+            guard tables.contains("schema_migrations") else {
+                if !tables.isEmpty { throw DatabaseFileError.Problem.foreignDatabase(tables: tables) }
+                return  // a new database
+            }
+            let applied: Set<Int64>
+            do {
+                applied = Set(try connection.query("SELECT version, name FROM schema_migrations").compactMap { $0[0].integer })
+            } catch let error as SQLiteError where error.code & 0xFF == SQLITE_ERROR {
+                // Another tool's table of the same name (Rails keeps one with a version alone).
+                throw DatabaseFileError.Problem.foreignDatabase(tables: tables)
+            }
+            let known = Set(migrations.map { Int64($0.version) })
+            let unknown = applied.subtracting(known)
+            guard unknown.isEmpty else {
+                throw DatabaseFileError.Problem.newerSchema(
+                    unknownVersions: unknown.sorted().map { Int($0) }, newestKnown: migrations.last?.version ?? 0)
+            }
+        }
+    }
+
+    /// Applies the pending steps on `connection` and returns the schema version afterwards. A file
+    /// is checked first (`checkCanMigrate`); memory starts empty.
     func migrate(_ connection: SQLiteConnection) throws -> Int {
         let applied = try connection.transaction(begin: "BEGIN IMMEDIATE") { connection in
             try connection.execute(
@@ -25,15 +55,6 @@ struct Migrator {
                 )
                 """)
             return Set(try connection.query("SELECT version FROM schema_migrations").compactMap { $0[0].integer })
-        }
-        let known = Set(migrations.map { Int64($0.version) })
-        let unknown = applied.subtracting(known)
-        guard unknown.isEmpty else {
-            throw SQLiteError(
-                code: SQLITE_ERROR,
-                message: "database schema has migration(s) \(unknown.sorted()) that this build does not know "
-                    + "(newest known: \(known.max() ?? 0)); it was written by a newer version, refusing to open it",
-                sql: nil)
         }
         for migration in migrations where !applied.contains(Int64(migration.version)) {
             try connection.transaction(begin: "BEGIN IMMEDIATE") { connection in
@@ -47,6 +68,6 @@ struct Migrator {
                     "INSERT INTO schema_migrations (version, name) VALUES (?, ?)", [version, .text(migration.name)])
             }
         }
-        return migrations.last?.version ?? 0  // every known step is applied now, and no unknown one
+        return migrations.last?.version ?? 0  // every known step is applied now
     }
 }

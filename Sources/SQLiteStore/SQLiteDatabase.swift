@@ -5,6 +5,10 @@ internal import CSQLite
 /// for a file, also on disk (group commit: see `GroupCommit`), and a `read` answers only with data
 /// that is on disk. Reads run on read-only connections of their own, in parallel with each other.
 ///
+/// A file is locked for this object's life (`DatabaseFileLock`): a second database on it, in this
+/// process or another, is refused; and it is checked before SQLite opens it (`DatabaseFileCheck`,
+/// `Migrator.checkCanMigrate`), so a path that is no database of these migrations is left as it was.
+///
 /// `read` and `write` must not be nested (not even `read` inside `write`): a nested call stops the
 /// process with a precondition failure. Inside a closure, use the connection it was given.
 ///
@@ -31,6 +35,9 @@ public final class SQLiteDatabase: @unchecked Sendable {
     private let groupCommit: GroupCommit?
     /// For a file: checkpoints on a thread of its own instead of inside a commit; nil in memory.
     private let checkpointer: Checkpointer?
+    /// For a file: this object's claim on it (see `DatabaseFileLock`); nil in memory, or where a
+    /// read-only folder has no room for a lock file.
+    private let fileLock: DatabaseFileLock?
     private let appliedVersion: Int
 
     /// How long a connection waits for another process's lock before failing with SQLITE_BUSY.
@@ -59,6 +66,10 @@ public final class SQLiteDatabase: @unchecked Sendable {
         makeSync: (_ logPath: String, _ databasePath: String) -> @Sendable () throws -> Void
     ) throws {
         precondition(sqlite3_threadsafe() != 0, "SQLiteStore needs an SQLite built thread-safe")
+        // A start that fails leaves no lock file it made behind.
+        var started = false
+        var lock: DatabaseFileLock?
+        defer { if !started { lock?.removeIfCreated() } }
         switch location {
         case .inMemory:
             // The memdb VFS rather than ":memory:": a commit to ":memory:" walks the page cache, which
@@ -82,9 +93,22 @@ public final class SQLiteDatabase: @unchecked Sendable {
             memoryGate = ReadWriteLock()
             groupCommit = nil
             checkpointer = nil
+            fileLock = nil
         case .file(let path):
-            writer = try SQLiteConnection.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-            try Self.configure(writer, durable: true)
+            try DatabaseFileCheck.check(path)
+            lock = try DatabaseFileLock.acquire(databasePath: path)
+            fileLock = lock
+            do {
+                writer = try SQLiteConnection.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+                // Before WAL mode is set, which writes the file's header: another program's
+                // database, or a newer build's, is left as it was.
+                try Migrator(migrations).checkCanMigrate(writer)
+                try Self.configure(writer, durable: true)
+            } catch let error as SQLiteError where error.code & 0xFF == SQLITE_NOTADB {
+                throw DatabaseFileError(path: path, problem: .notADatabase)
+            } catch let problem as DatabaseFileError.Problem {
+                throw DatabaseFileError(path: path, problem: problem)
+            }
             memoryGate = nil
             readers = ReaderPool(capacity: Self.readerCapacity) {
                 let reader = try SQLiteConnection.open(path, flags: SQLITE_OPEN_READONLY)
@@ -115,6 +139,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
             groupCommit.finish(ticket)
             try groupCommit.waitUntilDurable(ticket)
         }
+        started = true
     }
 
     deinit {
@@ -187,4 +212,8 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     /// The highest migration version applied.
     public var schemaVersion: Int { appliedVersion }
+
+    /// Whether this object holds its file's lock, so that no other process can open the file
+    /// (false in memory, and for a file in a read-only folder, where no lock file can be made).
+    public var holdsFileLock: Bool { fileLock != nil }
 }

@@ -12,39 +12,43 @@ import Foundation
 import HTTPClient
 import JSON
 
-// Thin by design: parse flags, start, wait for a signal, stop.
+// Thin by design: parse flags, start, wait for a signal (or for exec's command), stop.
 
-// SIGINT and SIGTERM are blocked before any thread exists, so every thread inherits the block and
-// a signal stays pending until the main thread, once serving, takes it with sigwait. (A dispatch
-// signal source registers asynchronously: a SIGTERM sent in that window, with the signal
-// ignored, was lost and the process never stopped.)
-var stopSignals = sigset_t()
-sigemptyset(&stopSignals)
-sigaddset(&stopSignals, SIGINT)
-sigaddset(&stopSignals, SIGTERM)
-pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 // A file-size limit (`ulimit -f`) must fail the database write it stops (a clear 503), not kill
 // the server with SIGXFSZ.
 signal(SIGXFSZ, SIG_IGN)
 
 let started = ContinuousClock.now
-let configuration: AuthEmulator.Configuration
+let serve: ServeCommand
+var execCommand: ExecCommand?
 do {
-    switch try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) {
-    case .run(let parsed): configuration = parsed
+    switch try CommandLineOptions.parse(
+        Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
+        workingDirectory: FileManager.default.currentDirectoryPath)
+    {
+    case .run(let command): serve = command
+    case .exec(let command):
+        serve = command.serve
+        execCommand = command
     case .mint(let command): exit(mint(command))
     case .export(let command): exit(export(command))
-    case .help:
-        print(CommandLineOptions.usage)
+    case .help(let usage):
+        print(usage, terminator: "")
         exit(0)
     case .version:
-        print("auth-emulator \(CommandLineOptions.version)")
+        print(VersionReport.text)
         exit(0)
     }
 } catch {
-    ProcessOutput.standardError.write("auth-emulator: \(error)\n\(CommandLineOptions.usage)\n")
+    ProcessOutput.standardError.write("auth-emulator: \(error)\n\(error.hint.map { "\($0)\n" } ?? "")")
     exit(2)
 }
+let configuration = serve.configuration
+let signals = execCommand == nil ? SignalSet.serve : SignalSet.exec
+signals.block()
+// exec: SIGCHLD's default is to discard it; a handler (never run while it is blocked) keeps it
+// pending for sigwait.
+signal(SIGCHLD) { _ in }
 
 /// Prints the running emulator's mint answer; non-zero when it cannot be reached or refuses.
 func mint(_ command: MintCommand) -> Int32 {
@@ -98,27 +102,16 @@ do {
 
 let startup = started.duration(to: .now).components
 let startupMilliseconds = startup.seconds * 1000 + (startup.attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000
-let boundHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-// Where it listens, then the address a client can use (never the wildcard 0.0.0.0).
-let address = configuration.clientAddress(port: emulator.port)
-let smtpLine = emulator.smtpAddress.map { "  smtp            \($0) (the app's own mail, into the outbox)\n" } ?? ""
-ProcessOutput.standardOutput.write(
-    """
-    auth-emulator \(CommandLineOptions.version) listening on http://\(boundHost):\(emulator.port) for project \(configuration.projectId) \
-    (\(configuration.dataFile.map { "data in \($0)" } ?? "in memory"), ready in \(startupMilliseconds) ms)
-    export FIREBASE_AUTH_EMULATOR_HOST=\(address)
-      console         http://\(address)/emulator/ui
-      outbox          http://\(address)/emulator/v1/projects/\(configuration.projectId)/messages
-      fake providers  http://\(address)/emulator/v1/idp/{apple.com,facebook.com,google.com,yahoo.com,…}/tokens
-      clock           http://\(address)/emulator/v1/clock
-    \(smtpLine)  provider tokens \(configuration.idpTokenMode.rawValue), ID tokens \(configuration.idTokenMode.rawValue)\(
-        configuration.idTokenMode == .signed ? " (keys at http://\(address)/emulator/v1/securetoken/jwks)" : "")
-
-    """)
+let banner = Banner.text(for: emulator, origins: serve.origins, startupMilliseconds: startupMilliseconds)
+if let execCommand {
+    // exec's standard output is its command's: the banner goes to standard error.
+    ProcessOutput.standardError.write(banner)
+    exit(ExecSession(command: execCommand, emulator: emulator, signals: signals).run())
+}
+ProcessOutput.standardOutput.write(banner)
 
 // Stop on SIGINT/SIGTERM, letting requests in flight finish.
-var received: Int32 = 0
-sigwait(&stopSignals, &received)
+_ = signals.wait()
 let exported = emulator.stop()
 ProcessOutput.standardOutput.write("auth-emulator stopped\n")
 exit(exported ? 0 : 1)

@@ -108,7 +108,8 @@ import Testing
 
     @Test func parsesTheFlags() throws {
         let run = try CommandLineOptions.parse(["--import", "in", "--export-on-exit=out"])
-        guard case .run(let configuration) = run else { Issue.record("not a run"); return }
+        guard case .run(let command) = run else { Issue.record("not a run"); return }
+        let configuration = command.configuration
         #expect(configuration.importDirectory == "in")
         #expect(configuration.exportOnExitDirectory == "out")
         #expect(try CommandLineOptions.parse(["export", "--data", "f.db", "--out", "dir"])

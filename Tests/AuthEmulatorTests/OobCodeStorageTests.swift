@@ -14,7 +14,7 @@ import Testing
     /// still signs in once, and new codes list after the old ones.
     @Test func codesOfAVersion24FileListAndWorkAsBefore() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("codes-\(UUID().uuidString).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+        defer { for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
         let at = TestEmulator.start.millisecondsSinceEpoch
         // (code, tenant, created_at), in issue order.
         let codes: [(String, String, Int64)] = [
@@ -56,7 +56,8 @@ import Testing
         #expect(afterSend.dropLast() == ["early", "zeta", "beta", "mid"])
         #expect(afterSend.count == 5)
 
-        let database = try SQLiteDatabase(location: .file(file), migrations: Schema.migrations)
+        // The running emulator's own database: a second one on the file would be refused (it is in use).
+        let database = emulator.emulator.environment.store.database
         let indexes = try database.read {
             try $0.query("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'oob_codes'")
         }

@@ -19,12 +19,14 @@ import Testing
             #expect(user?["passwordHash"]?.stringValue == "fakeHash:salt=\(salt):password=pässwörd:=x")
             #expect(try emulator.client("signInWithPassword", ["email": "own@example.com", "password": "pässwörd:=x"]).status == 200)
         }
-        let database = try SQLiteDatabase(location: .file(file), migrations: Schema.migrations)
-        let row = try #require(try database.read {
-            try $0.queryFirst("SELECT password_hash, fake_password FROM users WHERE local_id = ?", [.text(localId)])
-        })
-        #expect(row[0] == .null)
-        #expect(row[1].text == "pässwörd:=x")
+        do {  // closed before the emulator opens the file again
+            let database = try SQLiteDatabase(location: .file(file), migrations: Schema.migrations)
+            let row = try #require(try database.read {
+                try $0.queryFirst("SELECT password_hash, fake_password FROM users WHERE local_id = ?", [.text(localId)])
+            })
+            #expect(row[0] == .null)
+            #expect(row[1].text == "pässwörd:=x")
+        }
         let emulator = try TestEmulator(dataFile: file)
         #expect(try emulator.client("signInWithPassword", ["email": "own@example.com", "password": "pässwörd:=x"]).status == 200)
         #expect(try emulator.client("signInWithPassword", ["email": "own@example.com", "password": "other1"]).status == 400)
@@ -60,7 +62,8 @@ import Testing
             #expect(user?["salt"]?.stringValue == row.salt, "\(row.localId)")
         }
         #expect(try emulator.client("signInWithPassword", ["email": "u0@example.com", "password": "secret123"]).status == 200)
-        let database = try SQLiteDatabase(location: .file(file), migrations: Schema.migrations)
+        // The running emulator's own database: a second one on the file would be refused (it is in use).
+        let database = emulator.emulator.environment.store.database
         let moved = try database.read {
             try $0.query("SELECT local_id FROM users WHERE fake_password IS NOT NULL ORDER BY local_id")
         }

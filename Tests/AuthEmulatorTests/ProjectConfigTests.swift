@@ -103,7 +103,7 @@ import Testing
 
     @Test func configAndTenantsSurviveARestartWithData() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        defer { RefreshTokenStorageTests.remove(file) }
         var tenantId = ""
         do {
             let emulator = try TestEmulator(dataFile: file)
@@ -125,7 +125,7 @@ import Testing
 @Suite struct ConfigMigrationTests {
     @Test func oldConfigColumnsBecomeTheDocument() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("old-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        defer { RefreshTokenStorageTests.remove(file) }
         do {
             let old = try SQLiteDatabase(location: .file(file), migrations: Schema.migrations.filter { $0.version <= 4 })
             try old.write { connection in

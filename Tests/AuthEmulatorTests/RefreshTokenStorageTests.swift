@@ -51,7 +51,8 @@ import Testing
             json: ["grantType": "refresh_token", "refreshToken": .string(cleared), "tenantId": "t1"])
         #expect(afterClear.errorMessage == "INVALID_REFRESH_TOKEN")
         #expect(try emulator.refresh(kept).status == 200)
-        let database = try SQLiteDatabase(location: .file(file), migrations: Schema.migrations)
+        // The running emulator's own database: a second one on the file would be refused (it is in use).
+        let database = emulator.emulator.environment.store.database
         let left = try database.read { try $0.query("SELECT tenant_id FROM refresh_tokens") }
         #expect(left.map { $0[0].text } == [""])
     }
@@ -119,7 +120,8 @@ import Testing
         // New tokens beside the migrated ones, and the old table is gone.
         let fresh = try #require(try emulator.signUp("fresh@example.com")["refreshToken"]?.stringValue)
         #expect(try emulator.refresh(fresh).status == 200)
-        let database = try SQLiteDatabase(location: .file(file), migrations: Schema.migrations)
+        // The running emulator's own database: a second one on the file would be refused (it is in use).
+        let database = emulator.emulator.environment.store.database
         let tables = try database.read {
             try $0.query("SELECT name FROM sqlite_schema WHERE name = 'refresh_tokens_by_string'")
         }
@@ -222,7 +224,8 @@ import Testing
             json: ["grantType": "refresh_token", "refreshToken": .string(tenantToken), "tenantId": "team-1"])
         #expect(afterClear.errorMessage == "INVALID_REFRESH_TOKEN")
 
-        let database = try SQLiteDatabase(location: .file(file), migrations: Schema.migrations)
+        // The running emulator's own database: a second one on the file would be refused (it is in use).
+        let database = emulator.emulator.environment.store.database
         let stored = try database.read { try $0.query("SELECT token_sha256 FROM refresh_tokens ORDER BY token_sha256") }
         #expect(stored.map { $0[0].blob } == [plain, custom, fresh].map(RefreshTokenRepository.digest).sorted {
             $0.lexicographicallyPrecedes($1)
@@ -241,6 +244,6 @@ import Testing
     }
 
     static func remove(_ file: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+        for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: file + suffix) }
     }
 }

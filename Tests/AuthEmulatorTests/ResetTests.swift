@@ -64,13 +64,19 @@ import Testing
         return (try #require(signUp["refreshToken"]?.stringValue), deleted)
     }
 
+    /// A user and a config in another project, which a reset of `project` must leave alone.
+    private func seedOtherProject(_ emulator: TestEmulator) throws {
+        #expect(try emulator.send(
+            "POST", "/identitytoolkit.googleapis.com/v1/projects/\(Self.other)/accounts", json: ["localId": "other-user"],
+            headers: Self.owner).status == 200)
+        #expect(try emulator.send(
+            "PATCH", "/emulator/v1/projects/\(Self.other)/config", json: ["signIn": ["allowDuplicateEmails": true]]).status == 200)
+    }
+
     @Test func aProjectResetLeavesNoRowOfItInAnyTableAndAnotherProjectKeepsItsOwn() throws {
         let emulator = try TestEmulator()
         _ = try seedEveryTable(emulator)
-        #expect(try emulator.send(
-            "POST", "/identitytoolkit.googleapis.com/v1/projects/\(Self.other)/accounts", json: ["localId": "kept"],
-            headers: Self.owner).status == 200)
-        #expect(try emulator.send("PATCH", "/emulator/v1/projects/\(Self.other)/config", json: ["signIn": ["allowDuplicateEmails": true]]).status == 200)
+        try seedOtherProject(emulator)
         // Every table a project owns holds a row of it: a new table must be seeded here, and cleared.
         let before = try rowsByTable(emulator, Self.project)
         #expect(before.filter { $0.value == 0 }.keys.sorted() == [])
@@ -171,9 +177,7 @@ import Testing
     @Test func theGlobalResetClearsEveryProjectAndTheClockButNotTheProviders() throws {
         let emulator = try TestEmulator()
         _ = try seedEveryTable(emulator)
-        #expect(try emulator.send(
-            "POST", "/identitytoolkit.googleapis.com/v1/projects/\(Self.other)/accounts", json: ["localId": "gone"],
-            headers: Self.owner).status == 200)
+        try seedOtherProject(emulator)
         let relay = try FederationTests.mint(emulator, "apple.com", ["email": "hidden@example.com", "hideEmail": true])
         #expect(try emulator.send("POST", "/emulator/v1/clock:advance", json: ["seconds": 7200]).status == 200)
         let answer = try emulator.send("POST", "/emulator/v1/reset")

@@ -45,10 +45,11 @@ import Testing
     }
 
     @Test func commandLineTakesTheNewFlags() throws {
-        guard case .run(let configuration) = try CommandLineOptions.parse(["--id-tokens", "signed", "--log-format=json"]) else {
+        guard case .run(let command) = try CommandLineOptions.parse(["--id-tokens", "signed", "--log-format=json"]) else {
             Issue.record("expected a run configuration")
             return
         }
+        let configuration = command.configuration
         #expect(configuration.idTokenMode == .signed)
         #expect(configuration.logFormat == .json)
         #expect(throws: CommandLineOptions.UsageError.self) { try CommandLineOptions.parse(["--id-tokens", "maybe"]) }

@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import HTTPServer
+import Sockets
 import Testing
 
 @Suite struct LifecycleTests {
@@ -29,6 +30,33 @@ import Testing
         let error = #expect(throws: HTTPServerError.self) { try second.start() }
 
         #expect(error?.description == "could not listen on 127.0.0.1:\(first.port): Address already in use")
+        #expect(error?.isAddressInUse == true)
+    }
+
+    /// `bind()` takes the port before `start()` serves on it: a connection made between them waits
+    /// in the kernel's queue and is answered once the server starts.
+    @Test func aBoundServerServesOnItsPortOnceStarted() throws {
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), handler: RecordingHandler())
+        defer { server.shutdown() }
+        try server.bind()
+        let port = server.port
+        #expect(port != 0)
+        let early = try RawHTTPConnection(port: port)
+        try early.sendRequest("GET", "/early")
+        let taken = HTTPServer(configuration: .init(host: "127.0.0.1", port: port), handler: RecordingHandler())
+        #expect((#expect(throws: HTTPServerError.self) { try taken.bind() })?.isAddressInUse == true)
+        try server.start()
+        #expect(server.port == port)
+        #expect(try early.readResponse().status == 200)
+    }
+
+    @Test func aBoundServerThatNeverStartsGivesItsPortBack() throws {
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), handler: RecordingHandler())
+        try server.bind()
+        let port = server.port
+        server.shutdown()
+        #expect(RawHTTPConnection.isRefused(port: port))
+        #expect(throws: HTTPServerError.self) { try server.start() }
     }
 
     @Test func hostThatIsNotAnAddressThrows() {
@@ -203,15 +231,7 @@ import Testing
 }
 
 private func ipv6LoopbackWorks() -> Bool {
-    let probe = SystemSocket.openStream(family: AF_INET6)
-    guard probe >= 0 else { return false }
-    defer { close(probe) }
-    var address = sockaddr_in6()
-    address.sin6_family = sa_family_t(AF_INET6)
-    address.sin6_addr = in6addr_loopback
-    return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0
-        }
-    }
+    guard let probe = try? ListeningSocket(SocketAddress(host: "::1", port: 0)!) else { return false }
+    close(probe.descriptor)
+    return true
 }

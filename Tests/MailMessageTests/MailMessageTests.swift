@@ -90,6 +90,11 @@ import Testing
             .init(filename: "résumé.txt", contentType: "text/plain", size: 5, disposition: "attachment", contentId: nil),
             .init(filename: nil, contentType: "image/png", size: 3, disposition: "inline", contentId: "logo@x"),
         ])
+        // Each attachment's bytes, decoded, for a download.
+        #expect(message.attachmentContent(at: 0) == Array("%PDF-1.4\n".utf8))
+        #expect(message.attachmentContent(at: 1) == Array("notes".utf8))
+        #expect(message.attachmentContent(at: 2) == Array("png".utf8))
+        #expect(message.attachmentContent(at: 3) == nil)
     }
 
     @Test func eightBitLatin1AndAnHTMLOnlyMessage() {

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Sockets
 import Testing
 
 @testable import SMTPServer
@@ -15,17 +16,7 @@ import Testing
         private var buffer: [UInt8] = []
 
         init(port: UInt16) throws {
-            socket = tcpSocket()
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else { throw SMTPServerError("connect failed") }
-            var timeout = timeval(tv_sec: 5, tv_usec: 0)
-            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            socket = try SocketAddress(host: "127.0.0.1", port: port)!.connect(timeoutSeconds: 5)
         }
 
         deinit { close(socket) }
@@ -93,6 +84,26 @@ import Testing
         #expect(admitted)
     }
 
+    @Test func aTakenPortIsSaidToBeInUse() throws {
+        let first = try listener(SMTPLimits())
+        defer { first.stop() }
+        let error = #expect(throws: SMTPServerError.self) {
+            try SMTPListener(host: "127.0.0.1", port: first.port) { _, _ in .stored(id: "1") }
+        }
+        #expect(error?.isAddressInUse == true)
+        #expect(error?.description == "could not listen for SMTP on 127.0.0.1:\(first.port): Address already in use")
+        let notAnAddress = #expect(throws: SMTPServerError.self) {
+            try SMTPListener(host: "mail.example", port: 0) { _, _ in .stored(id: "1") }
+        }
+        #expect(notAnAddress?.isAddressInUse == false)
+    }
+
+    @Test(.enabled(if: SocketAddress(host: "::1", port: 0).flatMap { try? ListeningSocket($0) }.map { close($0.descriptor) } != nil))
+    func aBracketedIPv6HostIsWrittenOnce() throws {
+        let smtp = try SMTPListener(host: "[::1]", port: 0) { _, _ in .stored(id: "1") }
+        #expect(smtp.address == "[::1]:\(smtp.port)")
+    }
+
     @Test func stopTellsIdleClientsAndReturnsPromptly() throws {
         let smtp = try listener(SMTPLimits())
         let client = try Client(port: smtp.port)
@@ -104,13 +115,4 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 2)
         #expect(client.line()?.hasPrefix("421 4.3.2") == true)
     }
-}
-
-/// A TCP socket (the socket type's Swift spelling differs between Glibc and Darwin).
-private func tcpSocket() -> Int32 {
-    #if canImport(Glibc)
-    socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-    socket(AF_INET, SOCK_STREAM, 0)
-    #endif
 }

@@ -123,9 +123,9 @@ import Testing
     }
 
     @Test func openingAnImpossiblePathFailsClearly() {
-        let error = #expect(throws: SQLiteError.self) {
+        let error = #expect(throws: DatabaseFileError.self) {
             try SQLiteDatabase(location: .file("/nonexistent-directory/x.sqlite"), migrations: [])
         }
-        #expect(error?.message.contains("/nonexistent-directory/x.sqlite") == true)
+        #expect(error?.description == "/nonexistent-directory/x.sqlite: the folder /nonexistent-directory does not exist")
     }
 }

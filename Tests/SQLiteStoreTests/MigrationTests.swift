@@ -55,10 +55,10 @@ import SQLiteStore
         try withTemporaryDirectory { directory in
             let path = "\(directory)/newer.sqlite"
             _ = try SQLiteDatabase(location: .file(path), migrations: steps)
-            let error = #expect(throws: SQLiteError.self) {
+            let error = #expect(throws: DatabaseFileError.self) {
                 try SQLiteDatabase(location: .file(path), migrations: [steps[1]])
             }
-            #expect(error?.message.contains("newer version") == true)
+            #expect(error?.problem == .newerSchema(unknownVersions: [2], newestKnown: 1))
             #expect(try SQLiteDatabase(location: .file(path), migrations: steps).schemaVersion == 2)
         }
     }

@@ -102,13 +102,21 @@ def test_apple_user_with_hidden_email_gets_a_relayed_sign_in_link(console, brows
     assert relay_address.endswith("@privaterelay.appleid.com")
     shoot(driver, "user-detail")
 
-    # The outbox shows it relayed; its page renders the email.
+    # The outbox shows it relayed; a click opens it beside the list, without a page load.
     click_and_wait(driver, driver.find_element(By.LINK_TEXT, "Outbox"))
     row = driver.find_element(By.CSS_SELECTOR, "ol.inbox > li")
     assert relay_address in row.text and "→ ada@example.com" in row.text
     assert row.find_element(By.CSS_SELECTOR, ".badge.relayed").text == "relayed"
     shoot(driver, "outbox")
-    click_and_wait(driver, row.find_element(By.TAG_NAME, "a"))
+    driver.execute_script("window.consoleTestOldPage = true")
+    row.find_element(By.CSS_SELECTOR, "a.mail").click()
+    message_id = row.get_attribute("data-id")
+    WebDriverWait(driver, 10).until(
+        lambda d: d.find_element(By.ID, "message-pane").get_attribute("data-id") == message_id)
+    assert driver.execute_script("return window.consoleTestOldPage === true"), "the message cost a page load"
+    assert driver.current_url.endswith(f"/emulator/ui/outbox?id={message_id}")
+    assert row.get_attribute("aria-current") == "true"
+    assert driver.find_element(By.CSS_SELECTOR, "#message-pane h2").text.startswith("Sign in to ")
     assert driver.find_element(By.ID, "forwarded-to").text == "ada@example.com"
     action_link = driver.find_element(By.XPATH, "//dt[text()='Action link']/following-sibling::dd[1]/a")
     assert "mode=signIn" in action_link.get_attribute("href")
@@ -263,6 +271,9 @@ def page_at(driver, url, width, name):
     driver.set_window_size(width, 900)
     assert overflow[0] <= overflow[1], f"{name} at {width} px is {overflow[0]} px wide (window {overflow[1]})"
     assert driver.find_element(By.ID, "project-id").text == PROJECT_ID
+    # On a phone the header leaves the page to the page: two short lines, not a quarter of the screen.
+    header = driver.find_element(By.TAG_NAME, "header").size["height"]
+    assert width > 400 or header <= 100, f"the header of {name} at {width} px is {header} px high"
 
 
 def test_every_page_fits_a_laptop_and_a_phone(busy, browser):
@@ -295,11 +306,19 @@ def test_every_page_fits_a_laptop_and_a_phone(busy, browser):
         tenant_rows = driver.find_elements(By.CSS_SELECTOR, "ol.inbox > li")
         assert len(tenant_rows) == 1 and f"tenant {busy['tenant']}" in tenant_rows[0].text
 
+        # The chosen message beside the list (in its place on a phone), with the list's filters kept.
+        page_at(driver, f"{ui}/outbox?status=delivered&id={latest['id']}", width, "outbox-open")
+        pane = driver.find_element(By.ID, "message-pane")
+        assert pane.get_attribute("data-id") == latest["id"] and pane.is_displayed()
+        assert driver.find_element(By.ID, "inbox").is_displayed() == (width > 1024)
+        assert driver.find_element(By.CSS_SELECTOR, "#message-pane a.back").is_displayed() == (width <= 1024)
+        assert driver.find_element(By.CSS_SELECTOR, "nav.tabs a[aria-current][data-status='delivered']")
+
         # The message's tabs.
         for view in ("html", "text", "headers", "raw"):
             page_at(driver, f"{ui}/message?id={latest['id']}&view={view}", width, f"message-{view}")
             assert driver.find_element(By.CSS_SELECTOR, "nav.tabs a[aria-current]").get_attribute("href").endswith(f"view={view}")
-        assert driver.find_element(By.ID, "raw-source").text.startswith("From: ")
+        assert driver.find_element(By.ID, "raw-source").text.startswith("Date: ")
 
         page_at(driver, f"{ui}/users", width, "users")
         assert len(driver.find_elements(By.CSS_SELECTOR, ".users tbody tr")) == 50
@@ -345,6 +364,27 @@ def test_every_page_fits_a_laptop_and_a_phone(busy, browser):
         overflow = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
         assert overflow[0] <= overflow[1], f"the mint answer at {width} px is {overflow[0]} px wide"
         shoot(driver, f"providers-minted-{width}")
+
+
+def test_the_users_table_shows_every_column_at_desktop_widths(busy, browser):
+    """Seven columns, none clipped and nothing to scroll, at a laptop's and a desktop's width; a
+    long name stays on one line."""
+    driver = browser
+    for width in (1280, 1680):
+        driver.set_window_size(width, 900)
+        driver.get(f"{busy['base']}/emulator/ui/users")
+        box = driver.find_element(By.CSS_SELECTOR, ".users .scroll")
+        scroll_width, client_width = driver.execute_script("return [arguments[0].scrollWidth, arguments[0].clientWidth]", box)
+        assert scroll_width <= client_width, f"the users table scrolls at {width} px ({scroll_width} > {client_width})"
+        headings = [th.text for th in driver.find_elements(By.CSS_SELECTOR, ".users th")]
+        assert headings == ["uid", "Email", "Name", "Phone", "Providers", "Created", "Last sign-in"]
+        right = box.location["x"] + box.size["width"]
+        for th in driver.find_elements(By.CSS_SELECTOR, ".users th"):
+            assert th.is_displayed() and th.location["x"] + th.size["width"] <= right + 1, f"{th.text} is clipped at {width} px"
+        lines = driver.execute_script(
+            "return Array.from(document.querySelectorAll('.users td.name .cut')).map(e => e.getClientRects().length)")
+        assert lines and set(lines) == {1}, f"a name wraps at {width} px"
+        shoot(driver, f"users-columns-{width}")
 
 
 def test_the_outbox_updates_itself(busy, browser):
@@ -402,6 +442,31 @@ def test_without_javascript_every_form_still_works(console, no_script_browser):
     click_and_wait(driver, driver.find_element(By.XPATH, "//button[text()='Create tenant']"))
     assert flash(driver).startswith("Created tenant ") and "Team B" in driver.find_element(By.ID, "tenants").text
     shoot(driver, "settings-no-script-390")
+
+    # A refused form says why beside the field and keeps what was typed.
+    driver.get(f"{base}/emulator/ui/users/new")
+    driver.find_element(By.NAME, "email").send_keys("gone@example.com")
+    driver.find_element(By.NAME, "password").send_keys("secret123")
+    driver.find_element(By.NAME, "displayName").send_keys("Typed Name")
+    click_and_wait(driver, driver.find_element(By.XPATH, "//button[text()='Create user']"))
+    error = driver.find_element(By.CSS_SELECTOR, "label.invalid .field-error")
+    assert error.text.startswith("Another user already has this email.") and error.is_displayed()
+    assert driver.find_element(By.NAME, "displayName").get_attribute("value") == "Typed Name"
+    assert driver.find_element(By.NAME, "email").get_attribute("value") == "gone@example.com"
+
+    # The outbox's message opens in the list's place on a phone, by a plain link.
+    requests.post(f"{base}{IDENTITY_TOOLKIT}/v1/projects/{PROJECT_ID}/accounts:sendOobCode", headers=OWNER,
+                  json={"requestType": "PASSWORD_RESET", "email": "gone@example.com"}, timeout=10)
+    driver.get(f"{base}/emulator/ui/outbox")
+    row = driver.find_element(By.CSS_SELECTOR, "ol.inbox > li")
+    message_id = row.get_attribute("data-id")
+    click_and_wait(driver, row.find_element(By.CSS_SELECTOR, "a.mail"))
+    assert driver.current_url.endswith(f"/emulator/ui/outbox?id={message_id}")
+    assert not driver.find_element(By.ID, "inbox").is_displayed()
+    assert driver.find_element(By.CSS_SELECTOR, "#message-pane h2").text.startswith("Reset your password")
+    shoot(driver, "outbox-open-no-script-390")
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "#message-pane a.back"))
+    assert driver.find_element(By.ID, "inbox").is_displayed()
 
     driver.get(f"{base}/emulator/ui/users")
     click_and_wait(driver, driver.find_element(By.PARTIAL_LINK_TEXT, "Delete every user"))

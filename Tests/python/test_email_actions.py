@@ -311,18 +311,19 @@ def test_admin_errors_for_links_of_unknown_users(client):
 
 
 @pytest.mark.parametrize("app", [False, True], ids=["web", "app"])
-def test_owner_gets_the_link_back_and_the_message_is_stored_too(client, outbox, app):
+def test_owner_gets_the_link_back_and_nothing_is_mailed(client, outbox, app):
+    """Production mails nothing for a link the backend asked for: the backend mails it itself."""
     email = unique_email("owner")
     client.sign_up(email, PASSWORD)
     settings = ios_settings() if app else {"continueUrl": CONTINUE_URL}
     answer = expect_ok(admin_send(client, {"requestType": "PASSWORD_RESET", "email": email, "returnOobLink": True,
                                            **settings}))
-    message = message_for(outbox, email)
-    check_message(message, host=client.host, request_type="PASSWORD_RESET", to=email, continue_url=CONTINUE_URL,
-                  app=app)
+    assert outbox.messages(to=email) == []
+    listed = [code for code in official_codes(client) if code["email"] == email]
     # The emulator's link even when the app handles the code (as the official emulator answers).
     assert answer == {"kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": email,
-                      "oobCode": message["oobCode"], "oobLink": message["oobLink"]}
+                      "oobCode": listed[0]["oobCode"], "oobLink": listed[0]["oobLink"]}
+    assert answer["oobLink"] == official_action_link(client.host, "resetPassword", answer["oobCode"], CONTINUE_URL)
 
 
 @pytest.mark.parametrize("settings, prefix, extra", [
@@ -997,13 +998,11 @@ def test_admin_sign_in_link_completes_as_the_app_would(client, outbox):
     email = unique_email("admin-link")
     settings = auth.ActionCodeSettings(url=CONTINUE_URL, handle_code_in_app=True, ios_bundle_id=BUNDLE_ID)
     link = auth.generate_sign_in_with_email_link(email, settings)
-    message = message_for(outbox, email)
-    assert link == message["oobLink"], (link, message)
-    check_message(message, host=client.host, request_type="EMAIL_SIGNIN", to=email, continue_url=CONTINUE_URL,
-                  app=True)
-    # The app still finds the code in the production-shaped link it is handed.
-    assert ios_oob_code(message["appLink"]) == message["oobCode"]
-    signed_in = sign_in_with_link_ok(client, email, ios_oob_code(link), v3=True)
+    # The backend mails the link itself: nothing is in the outbox, the code is listed.
+    assert outbox.messages(to=email) == []
+    code = query_of(link)["oobCode"]
+    assert [listed["oobLink"] for listed in official_codes(client) if listed["oobCode"] == code] == [link]
+    signed_in = sign_in_with_link_ok(client, email, code, v3=True)
     assert signed_in["isNewUser"] is True and auth.get_user(signed_in["localId"]).email == email
 
 
@@ -1011,7 +1010,7 @@ def test_admin_password_reset_link_then_reset_through_rest(client, outbox):
     email = unique_email("admin-reset")
     uid = client.sign_up(email, PASSWORD)["localId"]
     link = auth.generate_password_reset_link(email)
-    assert link == message_for(outbox, email)["oobLink"]
+    assert outbox.messages(to=email) == []
     query = query_of(link)
     assert query["mode"] == "resetPassword" and OOB_CODE.match(query["oobCode"]), query
     expect_ok(rest(client, "resetPassword", {"oobCode": query["oobCode"], "newPassword": "password-admin"}, v3=True))
@@ -1038,20 +1037,17 @@ def test_admin_links_that_the_app_handles_open_the_emulator(client, outbox, gene
     settings = auth.ActionCodeSettings(url=CONTINUE_URL, handle_code_in_app=True, ios_bundle_id=BUNDLE_ID,
                                        android_package_name="com.example.android")
     link = generate(email, settings)
-    message = message_for(outbox, email, request_type)
-    assert link == official_action_link(client.host, mode, message["oobCode"], CONTINUE_URL), link
-    # The email a person reads opens the emulator too; the app's link is only in appLink.
-    assert link in message["text"] and f'href="{html.escape(link)}"' in message["html"], message
-    assert message["appLink"].startswith(f"https://{PROJECT_ID}.firebaseapp.com/__/auth/links?link=")
-    assert message["appLink"] not in message["text"], message["text"]
+    code = query_of(link)["oobCode"]
+    assert link == official_action_link(client.host, mode, code, CONTINUE_URL), link
+    assert outbox.messages(to=email) == []
     # Following the link is answered by the emulator itself.
     followed = visit(client, link)
     assert followed.status_code in (200, 303, 400), followed.text
     if request_type == "EMAIL_SIGNIN":
         # The sign-in link hands every parameter to the continue URL, where the app signs in with it.
         assert followed.status_code == 303
-        assert query_of(followed.headers["Location"])["oobCode"] == message["oobCode"]
-        assert sign_in_with_link_ok(client, email, query_of(link)["oobCode"])["localId"]
+        assert query_of(followed.headers["Location"])["oobCode"] == code
+        assert sign_in_with_link_ok(client, email, code)["localId"]
     elif request_type == "VERIFY_EMAIL":
         # Applied by the emulator, which then sends the person on to the continue URL.
         assert followed.status_code == 303 and followed.headers["Location"].startswith(CONTINUE_URL.split("?")[0])
@@ -1062,13 +1058,17 @@ def test_rest_send_oob_code_for_an_app_answers_the_emulator_link(client, outbox)
     tenant, email = unique("links"), unique_email("rest-link")
     answer = expect_ok(admin_send(client, {"requestType": "EMAIL_SIGNIN", "email": email, "returnOobLink": True,
                                            **ios_settings(linkDomain="links.example.com")}, tenant=tenant))
-    message = outbox.only(to=email, tenantId=tenant)
-    expected = official_action_link(client.host, "signIn", message["oobCode"], CONTINUE_URL, tenant)
+    expected = official_action_link(client.host, "signIn", answer["oobCode"], CONTINUE_URL, tenant)
     assert answer == {"kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": email,
-                      "oobCode": message["oobCode"], "oobLink": expected}, answer
-    assert message["oobLink"] == expected
+                      "oobCode": answer["oobCode"], "oobLink": expected}, answer
+    assert outbox.messages(to=email) == []
+    # The same request without returnOobLink mails it: the app's link is in the message.
+    expect_ok(admin_send(client, {"requestType": "EMAIL_SIGNIN", "email": email,
+                                  **ios_settings(linkDomain="links.example.com")}, tenant=tenant))
+    message = outbox.only(to=email, tenantId=tenant)
+    assert message["oobLink"] == official_action_link(client.host, "signIn", message["oobCode"], CONTINUE_URL, tenant)
     assert message["appLink"].startswith("https://links.example.com/__/auth/links?link="), message["appLink"]
-    assert expected in message["text"] and "links.example.com" not in message["text"] + message["html"], message
+    assert message["oobLink"] in message["text"] and "links.example.com" not in message["text"] + message["html"], message
     # A client's own request (no link in the answer) mails the same emulator link, with its key.
     again = unique_email("rest-link")
     send_ok(client, "PASSWORD_RESET", email=client.sign_up(again, PASSWORD)["email"], **ios_settings())

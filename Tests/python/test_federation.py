@@ -1056,7 +1056,9 @@ def test_headful_page_needs_api_key_and_provider(fed, missing):
     del query[missing]
     response = fed.get("/emulator/auth/handler", params=query)
     assert response.status_code == 400, response.text
-    assert response.json() == {"authEmulator": {"error": "missing apiKey or providerId query parameters"}}
+    # The official error, word for word, and beside it where a person who opened the page goes.
+    assert response.json() == {"authEmulator": {"error": "missing apiKey or providerId query parameters",
+                                                "console": f"http://{fed.host}/emulator/ui"}}
 
 
 def test_headful_page_escapes_what_users_typed(fed):

@@ -202,7 +202,7 @@ def test_a_refused_client_still_sending_its_body_reads_the_whole_answer(own_emul
 def test_after_the_first_request_of_a_connection_libmicrohttpd_still_answers_itself(own_emulator):
     """The documented residual: only a connection's first request head is screened. A malformed
     Content-Length on a later request of a kept-alive connection still gets libmicrohttpd's HTML
-    (its status line twice). If this starts failing, the residual is gone: update the README."""
+    (its status line twice). If this starts failing, the residual is gone: update docs/hostile-input.md."""
     good = "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
     bad = f"POST {SIGN_UP} HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n{{}}"
     received, _ = raw_exchange(own_emulator.host, (good + bad).encode())

@@ -219,4 +219,4 @@ def test_export_from_a_stopped_data_file(tmp_path):
 def test_import_of_a_missing_directory_fails_at_start(tmp_path):
     finished = run_binary("--port", "0", "--import", str(tmp_path / "nothing"))
     assert finished.returncode == 1
-    assert "is not a directory" in finished.stderr
+    assert "no such folder" in finished.stderr

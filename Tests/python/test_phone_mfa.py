@@ -490,17 +490,22 @@ def test_a_facebook_email_is_unverified_as_in_production(fed):
     assert fed.sign_in_ok(minted["postBody"], legacy=True)["emailVerified"] is False, minted
 
 
-def test_password_user_second_factor_and_linking_an_idp_does_not_ask(client, outbox, fed):
+def test_password_user_second_factor_and_linking_an_idp_asks_for_it_too(client, outbox, fed):
     user, phone = verified_user(client), unique_phone()
     enrollment_id, _ = enroll_phone(client, outbox, user["idToken"], phone)
     first = pending(password_first_factor(client, user["email"]))
     assert first["localId"] == user["localId"] and first["email"] == user["email"], first
     done = mfa_phone_sign_in(client, outbox, first, phone)
     assert_second_factor(done, "phone", enrollment_id, "password")
-    # Linking an identity provider with the signed-in user's token asks for no second factor.
+    # Linking an identity provider with the signed-in user's token asks for the second factor, as
+    # the official emulator and production do; the link is made at once, the tokens after it.
     minted = fed.mint("apple.com", email=unique_email("apple"), sub=apple_sub())
-    linked = fed.sign_in_ok(minted["postBody"], legacy=True, idToken=done["idToken"])
-    assert linked["localId"] == user["localId"], linked
+    linking = pending(fed.sign_in(minted["postBody"], legacy=True, idToken=done["idToken"]))
+    assert linking["localId"] == user["localId"], linking
+    linked = mfa_phone_sign_in(client, outbox, linking, phone)
+    assert_second_factor(linked, "phone", enrollment_id, "apple.com")
+    user_info = expect_ok(v1(client, "lookup", {"idToken": linked["idToken"]}))["users"][0]
+    assert sorted(info["providerId"] for info in user_info["providerUserInfo"]) == ["apple.com", "password"]
 
 
 def test_email_link_custom_token_and_apple_first_factors_ask_for_the_second(client, outbox, fed):

@@ -379,6 +379,12 @@ def test_the_console_shows_the_apps_mail_as_received(mail):
     raw = mail.client.request("GET", "/emulator/ui/message", params={"id": stored["id"], "view": "raw"}).text
     assert sent["Message-ID"].replace("<", "&lt;").replace(">", "&gt;") in raw   # the source as received
     headers = mail.client.request("GET", "/emulator/ui/message", params={"id": stored["id"], "view": "headers"}).text
-    assert "X-Emulator-Delivery" in headers and "Content-Type" in headers
+    # The headers as received, nothing of the emulator's added (the delivery is on the page).
+    assert ">Message-ID</th>" in headers and ">Content-Type</th>" in headers and "X-Emulator" not in headers
     inbox = mail.client.request("GET", "/emulator/ui/outbox").text
-    assert "Console view" in inbox
+    assert "Console view" in inbox and 'title="1 attachment"' in inbox
+    # The attachment downloads from the message's page, as sent.
+    attachment = mail.client.request("GET", "/emulator/ui/attachment", params={"id": stored["id"], "index": 0})
+    assert attachment.status_code == 200 and attachment.content == b"%PDF-1.4"
+    assert attachment.headers["Content-Disposition"] == 'attachment; filename="invoice.pdf"'
+    assert attachment.headers["Content-Type"] == "application/pdf"

@@ -12,6 +12,9 @@ import JSON
 struct ConsoleContext {
     static let base = "/emulator/ui"
 
+    /// The console's address as a person types it, for pointers elsewhere (`GET /`, errors).
+    static func url(origin: String) -> String { origin + base }
+
     let request: OperationRequest
     let scope: UserScope
 
@@ -74,22 +77,33 @@ struct ConsoleContext {
     }
 
     /// A form post: checked for origin and token, then `body` runs and the browser is sent to the
-    /// destination it answers (or back to `back` with the refusal's message) with a flash message
-    /// in the query (POST, then 303, then GET).
+    /// destination it answers with a flash message in the query (POST, then 303, then GET). A
+    /// refusal, in words: where `again` draws the page anew for the posted form, with the values
+    /// as typed and the problem beside its field (400); otherwise (a one-button form) back to
+    /// `back` with it.
     static func post(
-        _ request: OperationRequest, back: Destination,
+        _ request: OperationRequest, back: Destination, again: ((ConsoleContext, ConsoleForm) throws -> OperationResult?)? = nil,
         _ body: (ConsoleContext, RequestBody) throws -> (flash: String, to: Destination?)
     ) throws -> OperationResult {
         try ConsoleSecurity.checkSameOrigin(request)
         try ConsoleSecurity.checkToken(request)
         let context = ConsoleContext(request)
+        let problem: ConsoleProblem
         do {
             let (flash, destination) = try body(context, request.body)
             let target = destination ?? back
             return .redirect(location: context.link(target.path, target.query + [("flash", flash)]))
         } catch let error as AuthError {
-            return .redirect(location: context.link(back.path, back.query + [("error", error.message)]))
+            problem = ConsoleProblem(error)
+        } catch let error as ConsoleProblem {
+            problem = error
         }
+        let form = ConsoleForm(try request.body.string("action") ?? "", posted: request.body, problem: problem)
+        guard let page = try again?(context, form) else {
+            return .redirect(location: context.link(back.path, back.query + [("error", problem.flashText)]))
+        }
+        guard case .html(let markup, _) = page else { return page }
+        return .html(markup, status: 400)
     }
 
     // MARK: The domain, as the project owner calls it

@@ -1,36 +1,37 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
-#else
-import Foundation
-#endif
 import HTML
+import MailMessage
 
-/// The outbox as Mailpit shows a mailbox: newest first, a preview line, the delivery status (and
-/// a bounce's reason) on each row, counts per status as tabs, keyset paging, filters by recipient
-/// and type; one message with tabs for its HTML (in a sandboxed frame whose links open the
-/// emulator), text, headers and raw source. The list refreshes itself when the script runs.
+/// The outbox as Mailpit shows a mailbox: newest first, sender, recipient, a preview line, an
+/// attachment mark and the delivery status (and a bounce's reason) on each row, with its `.eml`
+/// and a delete button; counts per status as tabs, keyset paging, a free-text search and filters
+/// by recipient and type. A chosen message opens beside the list on a wide screen (in its place
+/// on a phone), without a script; the page's script swaps it in without a page load, and
+/// refreshes the list when mail arrives.
 enum ConsoleOutboxPages {
     static let pageSize = 50
 
-    // MARK: GET /emulator/ui/outbox
+    // MARK: GET /emulator/ui/outbox[?id=…]
 
     static func list(_ request: OperationRequest) throws -> OperationResult {
         let context = ConsoleContext(request)
-        let to = context.query("to")?.trimmingWhitespace()
-        let type = context.query("type")
         let query = inboxQuery(context)
-        let (page, counts) = try context.environment.store.read { store in
+        let chosenId = context.query("id").flatMap { Int64($0) }
+        let projectId = context.scope.projectId
+        let (page, counts, chosen, hasTenants) = try context.environment.store.read { store in
             (
-                try store.outbox.inboxPage(projectId: context.scope.projectId, query, limit: pageSize + 1),
-                try store.outbox.inboxCounts(projectId: context.scope.projectId, query)
+                try store.outbox.inboxPage(projectId: projectId, query, limit: pageSize + 1),
+                try store.outbox.inboxCounts(projectId: projectId, query),
+                try chosenId.flatMap { try store.outbox.message(id: $0, projectId: projectId) },
+                try projectHasTenants(store, projectId)
             )
         }
         let messages = Array(page.prefix(pageSize))
-        // The filters every link keeps (recipient, type); links add the status and cursor they want.
-        var filters: [(String, String)] = []
-        if let to, !to.isEmpty { filters.append(("to", to)) }
-        if let type { filters.append(("type", type)) }
+        // The filters every link keeps (search, recipient, type); links add the status and cursor they want.
+        let filters = filterQuery(context)
         let statusQuery = query.status.map { [("status", $0.rawValue)] } ?? []
+        let pageQuery = filters + statusQuery + (query.before.map { [("before", String($0))] } ?? [])
+        // What this page is, message and all: where its forms send the browser back.
+        let here = pageQuery + (chosen.map { [("id", String($0.id))] } ?? [])
 
         let total = counts.values.reduce(0, +)
         let tabs = HTML.joined(([nil] + [Delivery.Status.delivered, .relayed, .bounced]).map { status -> HTML in
@@ -39,7 +40,11 @@ enum ConsoleOutboxPages {
             let link = context.link("/outbox", filters + (status.map { [("status", $0.rawValue)] } ?? []))
             return "<a href=\"\(link)\"\(current) data-status=\"\(status?.rawValue ?? "all")\">\(status?.rawValue.capitalized ?? "All")<span class=\"count\">\(count)</span></a>"
         })
-        let rows = messages.map { row($0, context: context) }
+        let showsNoTenant = hasTenants && context.scope.tenantId == nil
+        let rows = messages.map { message -> HTML in
+            row(message, context: context, open: pageQuery + [("id", String(message.id))], here: here,
+                chosen: message.id == chosen?.id, showsNoTenant: showsNoTenant)
+        }
         var pager: [HTML] = []
         if query.before != nil { pager.append("<a href=\"\(context.link("/outbox", filters + statusQuery))\">« Newest</a>") }
         if page.count > pageSize, let last = messages.last {
@@ -55,17 +60,29 @@ enum ConsoleOutboxPages {
         let changes = context.link(
             "/outbox/changes", filters + statusQuery + [("waitSeconds", String(Int(liveWaitSeconds)))])
         let live: HTML = query.before == nil ? " data-live-key=\"\(key)\" data-live-src=\"\(changes)\"" : ""
-        let types = HTML.joined(OutboxOperations.messageTypes.sorted().map { name -> HTML in
-            let selected: HTML = name == type ? " selected" : ""
-            return "<option value=\"\(name)\"\(selected)>\(name)</option>"
-        })
+        let type = context.query("type")
+        let types: [(value: String, label: String)] = [("", "Any")] + OutboxOperations.messageTypes.sorted().map { ($0, $0) }
+        let search = ConsoleForm("filter")
+        let pane: HTML = try chosen.map { message -> HTML in
+            let view = try ConsoleMessageView(
+                message: message, context: context, source: OutboxOperations.emlSource(of: message, from: context.environment.store),
+                projectHasTenants: hasTenants,
+                viewLink: { context.link("/outbox", pageQuery + [("id", String(message.id)), ("view", $0)]) }, outboxQuery: pageQuery)
+            return """
+                <a class="back" href="\(context.link("/outbox", pageQuery))">« All messages</a>
+                <h2>\(message.subject.isEmpty ? "(no subject)" : message.subject)</h2>
+                \(view.render(view: context.query("view")))
+                """
+        } ?? ""
         let content: HTML = """
             <form method="get" action="\(ConsoleContext.base)/outbox" class="toolbar">
             \(ConsoleUserPages.scopeFields(context))\(query.status.map { (status: Delivery.Status) -> HTML in "<input type=\"hidden\" name=\"status\" value=\"\(status.rawValue)\">" } ?? "")
-            <label>Recipient <input type="search" name="to" value="\(to)" placeholder="ada@example.com"></label>
-            <label>Type <select name="type"><option value="">Any</option>\(types)</select></label>
+            \(search.input("Search", "q", type: "search", value: context.query("q"), placeholder: "subject, text, sender or address"))
+            \(search.input("Recipient", "to", type: "search", value: context.query("to")?.trimmingWhitespace(), placeholder: "ada@example.com"))
+            \(search.select("Type", "type", types, selected: type))
             <button type="submit">Filter</button>
             </form>
+            <div class="mailbox\(chosen == nil ? "" : " open")">
             <div id="inbox"\(live)>
             <nav class="tabs" aria-label="Delivery status">\(tabs)</nav>
             <p class="muted">Every email and SMS the emulator would send\(context.scope.tenantId == nil ? "" : " for this tenant"), newest first: \(
@@ -74,17 +91,37 @@ enum ConsoleOutboxPages {
             \(list)
             <div class="pager">\(pager)</div>
             </div>
+            <section id="message-pane" data-id="\(chosen.map { String($0.id) } ?? "")">\(pane)</section>
+            </div>
             <h2>Danger zone</h2>
-            \(context.button("/outbox", action: "delete-all", label: "Delete every message of project \(context.scope.projectId)", danger: true))
+            \(context.button("/outbox", here, action: "delete-all", label: "Delete every message of project \(context.scope.projectId)", danger: true))
             """
         return ConsoleLayout.page(context, .outbox, title: "Outbox", content)
     }
 
-    /// The filters of an inbox request: recipient, type, status, the console's tenant, the page.
+    /// Whether the project has tenants: only then does "no tenant" tell anything.
+    private static func projectHasTenants(_ store: StoreTransaction, _ projectId: String) throws -> Bool {
+        try !store.tenants.list(projectId: projectId, after: nil, limit: 1).isEmpty
+    }
+
+    /// The search and filters of the page's query, as links keep them.
+    private static func filterQuery(_ context: ConsoleContext) -> [(String, String)] {
+        var filters: [(String, String)] = []
+        for name in ["q", "to", "type"] {
+            if let value = context.query(name)?.trimmingWhitespace(), !value.isEmpty { filters.append((name, value)) }
+        }
+        return filters
+    }
+
+    /// The filters of an inbox request: search, recipient, type, status, the console's tenant, the page.
     private static func inboxQuery(_ context: ConsoleContext) -> OutboxInboxQuery {
+        func value(_ name: String) -> String? {
+            (context.query(name)?.trimmingWhitespace()).flatMap { $0.isEmpty ? nil : $0 }
+        }
         var query = OutboxInboxQuery()
-        query.to = (context.query("to")?.trimmingWhitespace()).flatMap { $0.isEmpty ? nil : EmailAddress.canonical($0) }
-        query.requestType = context.query("type")
+        query.to = value("to").map(EmailAddress.canonical)
+        query.requestType = value("type")
+        query.text = value("q")
         query.tenantId = context.scope.tenantId
         query.status = context.query("status").flatMap(Delivery.Status.init(rawValue:))
         query.before = context.query("before").flatMap { Int64($0) }
@@ -141,23 +178,48 @@ enum ConsoleOutboxPages {
         return seconds
     }
 
-    /// One inbox row: recipient and time; subject, type, tenant and status; the first words of
-    /// the text; a bounce's reason.
-    private static func row(_ message: OutboxMessage, context: ConsoleContext) -> HTML {
+    /// One inbox row: recipient and time; sender; subject, type, attachments, tenant and status;
+    /// the first words of the text; a bounce's reason; the `.eml` and a delete button beside it.
+    private static func row(
+        _ message: OutboxMessage, context: ConsoleContext, open: [(String, String)], here: [(String, String)], chosen: Bool,
+        showsNoTenant: Bool
+    ) -> HTML {
         let tenant: HTML = message.scope.tenantId.map { ConsoleLayout.badge("tenant \($0)", kind: "tenant") }
-            ?? (context.scope.tenantId == nil ? "<span class=\"badge\" title=\"Sent for the project, outside any tenant\">no tenant</span>" : "")
+            ?? (showsNoTenant ? "<span class=\"badge\" title=\"Sent for the project, outside any tenant\">no tenant</span>" : "")
         let reason: HTML = message.delivery.status == .bounced
             ? "<div class=\"reason\">Bounced: \(message.delivery.reason ?? "no reason given")</div>" : ""
         let forwarded: HTML = message.delivery.forwardedTo.map { (address: String) -> HTML in
             "<span class=\"relay\">→ \(address)</span>"
         } ?? ""
+        let attachments = message.mailDetails?.attachments.count ?? 0
+        let clip: HTML = attachments == 0
+            ? "" : "<span class=\"clip\" title=\"\(attachments) attachment\(attachments == 1 ? "" : "s")\">\(paperclip) \(attachments)</span>"
+        let eml: HTML = message.isEmail
+            ? "<a href=\"\(emlPath(message))\" download=\"message-\(String(message.id)).eml\" title=\"Download the message as a .eml file\">.eml</a>" : ""
+        let delete = context.form("/outbox", here, class: "inline", """
+            <input type="hidden" name="action" value="delete"><input type="hidden" name="id" value="\(String(message.id))">\
+            <button type="submit" title="Delete this message">Delete</button>
+            """)
+        let current: HTML = chosen ? " aria-current=\"true\"" : ""
         return """
-            <li data-id="\(String(message.id))"><a class="mail" href="\(context.link("/message", [("id", String(message.id))]))">
+            <li data-id="\(String(message.id))"\(current)><a class="mail" href="\(context.link("/outbox", open))">
             <div class="line"><span class="who">\(message.to)</span>\(forwarded)\(ConsoleLayout.shortTime(message.createdAt))</div>
+            <div class="from">from \(message.mailDetails?.headerFrom ?? message.from)</div>
             <div class="line about"><span class="subject">\(message.subject.isEmpty ? "(no subject)" : message.subject)</span>\
-            \(ConsoleLayout.badge(message.typeLabel, kind: "type"))\(tenant)\(delivery(message.delivery))</div>
-            <div class="preview">\(preview(message))</div>\(reason)</a></li>
+            \(clip)\(ConsoleLayout.badge(message.typeLabel, kind: "type"))\(tenant)\(delivery(message.delivery))</div>
+            <div class="preview">\(preview(message))</div>\(reason)</a>
+            <div class="row-actions">\(eml)\(delete)</div></li>
             """
+    }
+
+    /// A paperclip, drawn: no font on the machine need have one.
+    private static let paperclip: HTML = """
+        <svg class="paperclip" viewBox="0 0 16 16" width="12" height="12" aria-hidden="true"><path d="M10.5 4.5v6.5a2.5 2.5 0 0 1-5 0V3.5a1.75 1.75 0 0 1 3.5 0V10.5a.75.75 0 0 1-1.5 0V5" fill="none" stroke="currentColor" stroke-width="1.3" stroke-linecap="round"/></svg>
+        """
+
+    /// The API's `.eml` of a message.
+    static func emlPath(_ message: OutboxMessage) -> String {
+        "/emulator/v1/projects/\(URIComponent.encode(message.scope.projectId))/messages/\(message.id).eml"
     }
 
     /// The first words of the message's text, on one line: what tells apart messages whose
@@ -176,133 +238,100 @@ enum ConsoleOutboxPages {
         "<span class=\"badge \(delivery.status.rawValue)\">\(delivery.status.rawValue)</span>"
     }
 
-    /// POST /emulator/ui/outbox: `delete-all`.
+    /// POST /emulator/ui/outbox: `delete` (one message, `id`) or `delete-all`; back to the
+    /// outbox as it was, without the message that went.
     static func listAction(_ request: OperationRequest) throws -> OperationResult {
-        try ConsoleContext.post(request, back: .init(path: "/outbox")) { context, form in
-            guard try form.string("action") == "delete-all" else { throw AuthError.invalid("Unknown action.") }
-            try context.environment.store.write { try $0.outbox.deleteAll(projectId: context.scope.projectId) }
-            return ("Deleted every message.", nil)
+        // The outbox as the form's page showed it (`link` adds the project and tenant again).
+        let shown = request.query.map { ($0.name, $0.value) }.filter { !["project", "tenant", "flash", "error"].contains($0.0) }
+        return try ConsoleContext.post(request, back: .init(path: "/outbox", query: shown)) { context, form in
+            let projectId = context.scope.projectId
+            switch try form.string("action") ?? "" {
+            case "delete":
+                guard let id = try form.string("id").flatMap({ Int64($0) }),
+                    try context.environment.store.write({ try $0.outbox.delete(id: id, projectId: projectId) })
+                else { throw ConsoleProblem(field: nil, "That message was deleted already.") }
+                let wasOpen = shown.contains { $0.0 == "id" && $0.1 == String(id) }
+                return ("Deleted message \(id).", .init(path: "/outbox", query: wasOpen ? shown.filter { $0.0 != "id" && $0.0 != "view" } : shown))
+            case "delete-all":
+                try context.environment.store.write { try $0.outbox.deleteAll(projectId: projectId) }
+                return ("Deleted every message.", .init(path: "/outbox"))
+            default:
+                throw AuthError.invalid("Unknown action.")
+            }
         }
     }
 
     // MARK: GET /emulator/ui/message?id=…
 
+    /// One message on a page of its own (a link to keep, and the outbox of older consoles).
     static func message(_ request: OperationRequest) throws -> OperationResult {
         let context = ConsoleContext(request)
         let id = context.query("id").flatMap { Int64($0) }
+        let store = context.environment.store
+        let projectId = context.scope.projectId
         let found = try id.flatMap { id in
-            try context.environment.store.read { try $0.outbox.message(id: id, projectId: context.scope.projectId) }
+            try store.read { store in
+                try store.outbox.message(id: id, projectId: projectId).map { ($0, try projectHasTenants(store, projectId)) }
+            }
         }
-        guard let message = found else {
+        guard let (message, hasTenants) = found else {
             return ConsoleLayout.page(
                 context, .outbox, title: "No such message",
                 "<p>There is no message \(context.query("id") ?? "") in this project.</p><p><a href=\"\(context.link("/outbox"))\">Outbox</a></p>",
                 status: 404)
         }
-        let link = { (url: String?) -> HTML? in url.map(webLink) }
-        let deliveryFacts: HTML = """
-            \(delivery(message.delivery))\
-            \(message.delivery.forwardedTo.map { (address: String) -> HTML in " forwarded to <strong id=\"forwarded-to\">\(address)</strong>" } ?? "")\
-            \(message.delivery.reason.map { (reason: String) -> HTML in "<br><span id=\"delivery-reason\">\(reason)</span>" } ?? "")
-            """
-        // The subject is the page's heading; what the message lacks (an SMS's links) is left out.
-        let facts = ConsoleLayout.details([
-            ("From", ConsoleLayout.text(message.from)), ("To", ConsoleLayout.text(message.to)),
-            ("Date", ConsoleLayout.instant(message.createdAt)),
-            ("Type", ConsoleLayout.badge(message.typeLabel, kind: "type")),
-            ("Envelope", message.mailDetails.map { details -> HTML in
-                "from <span class=\"mono\">\(details.envelopeFrom.isEmpty ? "<>" : details.envelopeFrom)</span> to <span class=\"mono\">\(details.envelopeTo.joined(separator: ", "))</span>"
-            }),
-            ("Cc", message.mailDetails.flatMap { $0.cc.isEmpty ? nil : ConsoleLayout.text($0.cc.joined(separator: ", ")) }),
-            ("Attachments", message.mailDetails.flatMap { details -> HTML? in
-                guard !details.attachments.isEmpty else { return nil }
-                return HTML.joined(details.attachments.map { attachment -> HTML in
-                    "<span class=\"mono\">\(attachment.filename ?? "(unnamed)")</span> \(attachment.contentType), \(attachment.size) bytes<br>"
-                })
-            }),
-            ("Tenant", message.scope.tenantId.map { ConsoleLayout.badge($0, kind: "tenant") } ?? "<span class=\"muted\">none (the project)</span>"),
-            ("Delivery", deliveryFacts), ("Code", message.oobCode.map { "<code>\($0)</code>" }),
-            ("Action link", link(message.oobLink)), ("App link", link(message.appLink)),
-            ("Continue URL", link(message.continueUrl)),
-        ].filter { $0.1 != nil }, compact: true)
-        let views = message.html.isEmpty ? ["text", "headers", "raw"] : ["html", "text", "headers", "raw"]
-        let view = context.query("view").flatMap { views.contains($0) ? $0 : nil } ?? views[0]
-        let tabs = HTML.joined(views.map { name -> HTML in
-            let current: HTML = name == view ? " aria-current=\"page\"" : ""
-            let label = ["html": "HTML", "text": "Text", "headers": "Headers", "raw": "Raw source"][name] ?? name
-            return "<a href=\"\(context.link("/message", [("id", String(message.id)), ("view", name)]))\"\(current)>\(label)</a>"
-        })
-        let raw = try message.rawSourceId.flatMap { id in try context.environment.store.read { try $0.outbox.rawSource(id: id) } }
-        let source = ConsoleMessageSource(message, raw: raw)
-        let body: HTML = switch view {
-        case "html":
-            // `srcdoc` holds the HTML escaped once, as an attribute. `sandbox` runs no script and
-            // gives the frame an origin of its own; a click on a link may still take the whole
-            // tab there (`<base target="_top">`), so an action link opens the emulator's page.
-            "<iframe class=\"mail\" sandbox=\"allow-top-navigation-by-user-activation allow-popups allow-popups-to-escape-sandbox\" srcdoc=\"\(shownHTML(message))\" title=\"The message's HTML body\"></iframe>"
-        case "headers":
-            ConsoleLayout.table(["Header", "Value"], source.headers.map { "<tr><th scope=\"row\" class=\"mono\">\($0.name)</th><td class=\"mono\">\($0.value)</td></tr>" }, empty: "")
-        case "raw":
-            "<pre id=\"raw-source\">\(source.text)</pre>"
-        default:
-            "<pre id=\"text-body\">\(linkified(message.text, opening: message.appLink.flatMap { app in message.oobLink.map { (app, $0) } }))</pre>"
-        }
+        let view = ConsoleMessageView(
+            message: message, context: context, source: try OutboxOperations.emlSource(of: message, from: store),
+            projectHasTenants: hasTenants,
+            viewLink: { context.link("/message", [("id", String(message.id)), ("view", $0)]) }, outboxQuery: [])
         let content: HTML = """
-            \(facts)
-            <nav class="tabs" aria-label="Views of the message">\(tabs)</nav>
-            \(message.appLink.map { message.text.contains($0) || message.html.contains($0) } == true && (view == "html" || view == "text")
-                ? "<p class=\"muted\">The message links to the app's domain; here that link opens the emulator's action page it wraps.</p>" : "")
-            \(body)
-            <p><a href="\(context.link("/outbox"))">« Outbox</a></p>
+            \(view.render(view: context.query("view")))
+            <p><a href="\(context.link("/outbox", [("id", String(message.id))]))">« Outbox</a></p>
             """
         return ConsoleLayout.page(context, .outbox, title: message.subject.isEmpty ? "Message \(String(message.id))" : message.subject, content)
     }
 
-    /// The message's HTML as the console shows it: `<base target="_top">` at the top of its head,
-    /// so its links leave the frame for the tab, and its link to the app's domain (which would
-    /// open the app, on a host this machine may not reach) pointed at the emulator's action page
-    /// it wraps.
-    static func shownHTML(_ message: OutboxMessage) -> String {
-        var html = message.html
-        if let appLink = message.appLink, let oobLink = message.oobLink {
-            html = html.replacingEvery(HTML.escape(appLink), with: HTML.escape(oobLink))
-        }
-        let base = "<base target=\"_top\">"
-        guard let head = html.rangeIgnoringASCIICase(of: "<head>") else { return base + html }
-        return html[..<head.lowerBound] + "<head>" + base + html[head.upperBound...]
-    }
+    // MARK: GET /emulator/ui/attachment?id=…&index=…
 
-    /// A link when `url` is http(s), so a `javascript:` continue URL is shown, never followed.
-    static func webLink(_ url: String) -> HTML {
-        let lowered = url.lowercased()
-        guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://") else { return "<span class=\"mono\">\(url)</span>" }
-        return "<a href=\"\(url)\" class=\"mono\">\(url)</a>"
-    }
-
-    /// Plain text with its `http(s)://` words made links; everything else escaped. A word equal to
-    /// `opening.app` links to `opening.emulator` instead (the app link and the emulator's own).
-    static func linkified(_ text: String, opening: (app: String, emulator: String)? = nil) -> HTML {
-        var pieces: [HTML] = []
-        var word = ""
-        func flush() {
-            guard !word.isEmpty else { return }
-            if word.hasPrefix("https://") || word.hasPrefix("http://") {
-                let target = word == opening?.app ? opening?.emulator ?? word : word
-                pieces.append("<a href=\"\(target)\">\(word)</a>")
-            } else {
-                pieces.append("\(word)")
-            }
-            word = ""
-        }
-        for character in text {
-            if character.isWhitespace {
-                flush()
-                pieces.append("\(String(character))")
-            } else {
-                word.append(character)
+    /// One attachment of the app's own mail, decoded from the source as received, as a download
+    /// (never shown inline: an HTML attachment must not run on the emulator's origin).
+    static func attachment(_ request: OperationRequest) throws -> OperationResult {
+        let context = ConsoleContext(request)
+        let projectId = context.scope.projectId
+        let id = context.query("id").flatMap { Int64($0) }
+        let index = context.query("index").flatMap { Int($0) } ?? -1
+        let found = try id.flatMap { id in
+            try context.environment.store.read { store -> (AppMailDetails, [UInt8])? in
+                guard let message = try store.outbox.message(id: id, projectId: projectId), let details = message.mailDetails,
+                    let rawId = message.rawSourceId, let raw = try store.outbox.rawSource(id: rawId)
+                else { return nil }
+                return (details, raw)
             }
         }
-        flush()
-        return HTML.joined(pieces)
+        guard let (details, raw) = found, details.attachments.indices.contains(index),
+            let content = MailMessage(raw: raw).attachmentContent(at: index)
+        else {
+            return ConsoleLayout.page(
+                context, .outbox, title: "No such attachment",
+                "<p>Message \(context.query("id") ?? "") of this project has no attachment \(context.query("index") ?? "").</p>",
+                status: 404)
+        }
+        let attachment = details.attachments[index]
+        return .download(
+            content, contentType: safeContentType(attachment.contentType),
+            fileName: safeFileName(attachment.filename ?? "attachment-\(index + 1)"))
+    }
+
+    /// A file name for `Content-Disposition`: letters, digits, `.`, `-` and `_`; anything else `_`.
+    static func safeFileName(_ name: String) -> String {
+        let kept = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_") ? $0 : "_" })
+        return kept.isEmpty || kept.allSatisfy({ $0 == "." }) ? "attachment" : String(kept.prefix(100))
+    }
+
+    /// `type/subtype` of plain token characters, else `application/octet-stream`.
+    static func safeContentType(_ type: String) -> String {
+        let parts = type.lowercased().split(separator: "/", omittingEmptySubsequences: false)
+        let token = { (part: Substring) in !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) } }
+        return parts.count == 2 && parts.allSatisfy(token) ? parts.joined(separator: "/") : "application/octet-stream"
     }
 }

@@ -17,10 +17,13 @@ enum ConsoleProviderPages {
     // MARK: GET /emulator/ui/providers
 
     static func show(_ request: OperationRequest) throws -> OperationResult {
-        try page(ConsoleContext(request), minted: nil)
+        try page(ConsoleContext(request), minted: nil, form: nil)
     }
 
-    private static func page(_ context: ConsoleContext, minted: MintedCredential?) throws -> OperationResult {
+    /// The page, with what was just minted; `form` is a refused post of one of its forms, drawn
+    /// as it was typed.
+    private static func page(_ context: ConsoleContext, minted: MintedCredential?, form refused: ConsoleForm?) throws -> OperationResult {
+        let mintForm = (refused ?? ConsoleForm("mint")).form("mint")
         let environment = context.environment
         let keyring = environment.keyring
         let projectId = context.scope.projectId
@@ -71,7 +74,6 @@ enum ConsoleProviderPages {
             let state = entry.forwarding ? ConsoleLayout.badge("forwarding", kind: "active") : ConsoleLayout.badge("off", kind: "bounced")
             return "<tr><td class=\"mono\">\(entry.address)</td><td>\(entry.forwardTo)</td><td class=\"mono\">\(entry.audience)</td><td>\(state)</td><td>\(toggle)</td></tr>"
         }
-        let providerOptions = HTML.joined(ConsoleUserPages.federatedProviders.map { "<option value=\"\($0)\">\($0)</option>" })
         let sections: [(id: String, label: String)] = [("mint", "Mint a token"), ("providers", "Keys and accounts"),
             ("relay", "Apple relay"), ("senders", "Registered senders"), ("revocations", "Apple revocations")]
         let subnav = HTML.joined(sections.map { "<a href=\"#\($0.id)\">\($0.label)</a>" })
@@ -80,17 +82,19 @@ enum ConsoleProviderPages {
             \(minted.map(result) ?? "")
             <section id="mint"><h2>Mint a token</h2>
             \(context.form("/providers/mint", class: "card", """
+            <input type="hidden" name="action" value="mint">
+            \(mintForm.formNote(fields: ["provider", "otherProvider", "email", "name", "sub", "nonce", "audience"]))
             <div class="grid">
-            <label>Provider <select name="provider">\(providerOptions)</select></label>
-            <label>Other provider id <input type="text" name="otherProvider" placeholder="oidc.example (overrides the list)"></label>
-            <label>Email <input type="email" name="email" placeholder="ada@example.com"></label>
-            <label>Name <input type="text" name="name"></label>
-            <label>sub (optional) <input type="text" name="sub"></label>
-            <label>Raw nonce (optional) <input type="text" name="nonce"></label>
-            <label>Audience (optional) <input type="text" name="audience"></label>
+            \(mintForm.select("Provider", "provider", ConsoleUserPages.federatedProviders.map { ($0, $0) }))
+            \(mintForm.input("Other provider id", "otherProvider", placeholder: "oidc.example (overrides the list)"))
+            \(mintForm.input("Email", "email", type: "email", placeholder: "ada@example.com"))
+            \(mintForm.input("Name", "name"))
+            \(mintForm.input("sub (optional)", "sub"))
+            \(mintForm.input("Raw nonce (optional)", "nonce"))
+            \(mintForm.input("Audience (optional)", "audience"))
             </div>
-            <label class="check"><input type="checkbox" name="emailVerified" checked> Email verified</label>
-            <label class="check"><input type="checkbox" name="hideEmail"> Hide my email (Apple)</label>
+            \(mintForm.checkbox("Email verified", "emailVerified", checked: true))
+            \(mintForm.checkbox("Hide my email (Apple)", "hideEmail"))
             <div class="actions"><button type="submit" class="primary">Mint</button></div>
             """))</section>
             <section id="providers"><h2>Providers, keys and accounts</h2>
@@ -100,7 +104,7 @@ enum ConsoleProviderPages {
             <section id="senders"><h2>Apple: registered senders of project \(projectId)</h2>
             <p class="muted">Mail to a relay address is relayed only from these senders; from any other it bounces.
             The <a href="\(context.link("/settings"))#senders">settings page</a> edits the same list.</p>
-            \(sendersForm(context, senders: senders))</section>
+            \(sendersForm(context, senders: senders, form: (refused ?? ConsoleForm("senders")).form("senders")))</section>
             <section id="revocations"><h2>Apple: token revocations</h2>
             \(ConsoleLayout.table(["sub", "Authorization code", "Project", "Revoked"], revocationRows, empty: "No revocations yet."))</section>
             """
@@ -109,10 +113,11 @@ enum ConsoleProviderPages {
 
     /// The registered senders, one a line; posted to the providers page's `senders` action, which
     /// sends the browser back to the settings page when `backToSettings`.
-    static func sendersForm(_ context: ConsoleContext, senders: [String], backToSettings: Bool = false) -> HTML {
+    static func sendersForm(_ context: ConsoleContext, senders: [String], form: ConsoleForm, backToSettings: Bool = false) -> HTML {
         context.form("/providers", backToSettings ? [("back", "settings")] : [], class: "card", """
             <input type="hidden" name="action" value="senders">
-            <label>One address or domain (@example.com) a line <textarea name="senders" rows="3" class="mono">\(senders.joined(separator: "\n"))</textarea></label>
+            \(form.formNote(fields: ["senders"]))
+            \(form.textarea("One address or domain (@example.com) a line", "senders", value: senders.joined(separator: "\n")))
             <div class="actions"><button type="submit">Save senders</button></div>
             """)
     }
@@ -134,14 +139,14 @@ enum ConsoleProviderPages {
                 claim == raw ? " <span class=\"muted\">(the raw nonce, as this provider carries it)</span>"
                     : " <span class=\"muted\">(SHA-256 of the raw nonce <code>\(raw)</code>; sign-in sends the raw one)</span>"
             } ?? ""
-            return "<code id=\"minted-nonce\">\(claim)</code>\(how)"
+            return "<code class=\"token\" id=\"minted-nonce\">\(claim)</code>\(how)"
         }
         let code: HTML = minted.authorizationCode.map { copyable("authorizationCode", "minted-code", $0, rows: 1) } ?? ""
         return """
             <section class="card" id="minted"><h2>Minted a \(minted.providerId) token</h2>
             \(ConsoleLayout.details([
-                ("sub", "<span class=\"mono\">\(minted.sub)</span>"), ("Email in the token", ConsoleLayout.text(minted.email)),
-                ("Real email", ConsoleLayout.text(minted.realEmail)), ("nonce claim", nonce),
+                ("sub", ConsoleLayout.token(minted.sub)), ("Email in the token", minted.email.map(ConsoleLayout.address)),
+                ("Real email", minted.realEmail.map(ConsoleLayout.address)), ("nonce claim", nonce),
             ]))
             <div class="split">
             <div><h3>Header</h3><pre class="claims" id="minted-header">\(decoded?.header ?? "")</pre></div>
@@ -194,9 +199,11 @@ enum ConsoleProviderPages {
             let providerId = (try form.nonEmptyString("otherProvider") ?? form.nonEmptyString("provider") ?? "apple.com").lowercased()
             let minted = try TokenMint(environment: context.environment, profile: ProviderProfile(providerId), origin: request.origin)
                 .mint(MintRequest(body))
-            return try page(context, minted: minted)
+            return try page(context, minted: minted, form: nil)
         } catch let error as AuthError {
-            return .redirect(location: context.link("/providers", [("error", error.message)]))
+            let form = ConsoleForm("mint", posted: form, problem: ConsoleProblem(error))
+            guard case .html(let markup, _) = try page(context, minted: nil, form: form) else { throw error }
+            return .html(markup, status: 400)
         }
     }
 
@@ -204,8 +211,12 @@ enum ConsoleProviderPages {
 
     static func action(_ request: OperationRequest) throws -> OperationResult {
         // The settings page posts its senders form here too, and wants to come back to itself.
-        let back = request.queryValue("back") == "settings" ? "/settings" : "/providers"
-        return try ConsoleContext.post(request, back: .init(path: back)) { context, form in
+        let toSettings = request.queryValue("back") == "settings"
+        let again = { (context: ConsoleContext, form: ConsoleForm) throws -> OperationResult? in
+            guard form.action == "senders" else { return nil }
+            return toSettings ? try ConsoleSettingsPage.page(context, form: form) : try page(context, minted: nil, form: form)
+        }
+        return try ConsoleContext.post(request, back: .init(path: toSettings ? "/settings" : "/providers"), again: again) { context, form in
             let environment = context.environment
             switch try form.string("action") ?? "" {
             case "rotate":
@@ -226,8 +237,9 @@ enum ConsoleProviderPages {
                 let senders = (try form.string("senders") ?? "").split(whereSeparator: \.isNewline)
                     .map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
                 // The privateRelay route's own rules: addresses and whole domains (@example.com).
-                _ = try OutboxOperations.updatePrivateRelay(
-                    context.operationRequest(["registeredSenders": .array(senders.map { .string($0) })]))
+                _ = try ConsoleProblem.about("senders") {
+                    try OutboxOperations.updatePrivateRelay(context.operationRequest(["registeredSenders": .array(senders.map { .string($0) })]))
+                }
                 return ("Saved \(senders.count) registered sender\(senders.count == 1 ? "" : "s").", nil)
             default:
                 throw AuthError.invalid("Unknown action.")

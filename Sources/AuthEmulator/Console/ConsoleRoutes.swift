@@ -1,8 +1,10 @@
+import HTML
+
 /// The console's pages under `/emulator/ui` (DESIGN §3): server-rendered HTML whose forms post
 /// and redirect. Every page takes `?project=…&tenant=…` (the emulator's project by default);
 /// every post is checked for its origin and CSRF token (`ConsoleSecurity`).
 enum ConsoleRoutes {
-    private static let base = "emulator/ui"
+    static let base = "emulator/ui"
 
     private static func page(_ id: String, _ handler: @escaping Operation.Handler) -> Operation {
         Operation("emulator.ui.\(id)", .open, result: handler).rendering(errorsAs: .html)
@@ -10,6 +12,16 @@ enum ConsoleRoutes {
 
     private static func form(_ id: String, _ handler: @escaping Operation.Handler) -> Operation {
         page(id, handler).keepingBodyKeys()
+    }
+
+    /// A console path no route serves: the console's own page, with its navigation, saying so.
+    static let missingPageId = "emulator.ui.notFound"
+
+    static func missingPage(_ miss: RouteMiss) -> Operation {
+        Operation(missingPageId, .open, result: { request in
+            let content: HTML = "<p class=\"flash bad\" role=\"alert\">\(miss.error.message)</p><p>The sections above are the console's pages.</p>"
+            return ConsoleLayout.page(ConsoleContext(request), .users, title: "No such page", content, status: miss.error.httpStatus)
+        }).rendering(errorsAs: .html)
     }
 
     static let routes: [Route] = [
@@ -26,6 +38,7 @@ enum ConsoleRoutes {
         Route("POST", "\(base)/outbox", form("outbox.action", ConsoleOutboxPages.listAction)),
         Route("GET", "\(base)/outbox/changes", page("outbox.changes", ConsoleOutboxPages.changes)),
         Route("GET", "\(base)/message", page("message", ConsoleOutboxPages.message)),
+        Route("GET", "\(base)/attachment", page("attachment", ConsoleOutboxPages.attachment)),
         Route("GET", "\(base)/providers", page("providers", ConsoleProviderPages.show)),
         Route("POST", "\(base)/providers", form("providers.action", ConsoleProviderPages.action)),
         Route("POST", "\(base)/providers/mint", form("providers.mint", ConsoleProviderPages.mint)),

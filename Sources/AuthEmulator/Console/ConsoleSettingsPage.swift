@@ -11,7 +11,13 @@ enum ConsoleSettingsPage {
     // MARK: GET /emulator/ui/settings
 
     static func show(_ request: OperationRequest) throws -> OperationResult {
-        let context = ConsoleContext(request)
+        try page(ConsoleContext(request), form: nil)
+    }
+
+    /// The page; `form` is a refused post of one of its forms, drawn as it was typed.
+    static func page(_ context: ConsoleContext, form refused: ConsoleForm?) throws -> OperationResult {
+        func form(_ action: String) -> ConsoleForm { (refused ?? ConsoleForm(action)).form(action) }
+        let numbersForm = form("test-phone-numbers"), tenantForm = form("create-tenant"), signIn = form("sign-in")
         let projectId = context.scope.projectId
         let (config, tenants, senders) = try context.environment.read(in: context.projectScope) { transaction in
             (
@@ -19,7 +25,6 @@ enum ConsoleSettingsPage {
                 try transaction.store.outbox.registeredSenders(projectId: projectId)
             )
         }
-        let checked = { (on: Bool) -> HTML in on ? " checked" : "" }
         let numbers = config.testPhoneNumbers.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "\n")
         let tenantRows = tenants.map { tenant -> HTML in
             let current: HTML = tenant.tenantId == context.scope.tenantId ? " \(ConsoleLayout.badge("shown now", kind: "active"))" : ""
@@ -43,17 +48,21 @@ enum ConsoleSettingsPage {
             <section id="sign-in"><h2>Sign-in</h2>
             \(context.form("/settings", class: "card", """
             <input type="hidden" name="action" value="sign-in">
-            <label class="check setting"><input type="checkbox" name="allowDuplicateEmails"\(checked(config.allowDuplicateEmails))>
-            <span>Allow several accounts with the same email <code>signIn.allowDuplicateEmails</code></span></label>
-            <label class="check setting"><input type="checkbox" name="improvedEmailPrivacy"\(checked(config.improvedEmailPrivacy))>
-            <span>Improved email privacy: no email enumeration <code>emailPrivacyConfig.enableImprovedEmailPrivacy</code></span></label>
+            \(signIn.formNote(fields: []))
+            \(signIn.checkbox(
+                "<span>Allow several accounts with the same email <code>signIn.allowDuplicateEmails</code></span>", "allowDuplicateEmails",
+                checked: config.allowDuplicateEmails, classes: "setting"))
+            \(signIn.checkbox(
+                "<span>Improved email privacy: no email enumeration <code>emailPrivacyConfig.enableImprovedEmailPrivacy</code></span>",
+                "improvedEmailPrivacy", checked: config.improvedEmailPrivacy, classes: "setting"))
             <div class="actions"><button type="submit" class="primary">Save sign-in settings</button></div>
             """))</section>
             <section id="test-phone-numbers"><h2>Test phone numbers</h2>
             <p class="muted">A fictional number signs in with its fixed code and no SMS is sent, as production's console allows.</p>
             \(context.form("/settings", class: "card", """
             <input type="hidden" name="action" value="test-phone-numbers">
-            <label>One number and its six-digit code a line <textarea name="numbers" rows="4" class="mono" placeholder="+16505550101 123456">\(numbers)</textarea></label>
+            \(numbersForm.formNote(fields: ["numbers"]))
+            \(numbersForm.textarea("One number and its six-digit code a line", "numbers", value: numbers, rows: 4, placeholder: "+16505550101 123456"))
             <div class="actions"><button type="submit" class="primary">Save test phone numbers</button></div>
             """))</section>
             <section id="tenants"><h2>Tenants of project \(projectId)</h2>
@@ -61,15 +70,16 @@ enum ConsoleSettingsPage {
             \(context.form("/settings", class: "card", """
             <input type="hidden" name="action" value="create-tenant">
             <h3>Create a tenant</h3>
-            <label>Display name <input type="text" name="displayName" required placeholder="Team A"></label>
-            <label class="check"><input type="checkbox" name="allowPasswordSignup" checked> Email and password sign-in</label>
-            <label class="check"><input type="checkbox" name="enableEmailLinkSignin" checked> Email link sign-in</label>
-            <label class="check"><input type="checkbox" name="enableAnonymousUser" checked> Anonymous sign-in</label>
+            \(tenantForm.formNote(fields: ["displayName"]))
+            \(tenantForm.input("Display name", "displayName", placeholder: "Team A", attributes: " required"))
+            \(tenantForm.checkbox("Email and password sign-in", "allowPasswordSignup", checked: true))
+            \(tenantForm.checkbox("Email link sign-in", "enableEmailLinkSignin", checked: true))
+            \(tenantForm.checkbox("Anonymous sign-in", "enableAnonymousUser", checked: true))
             <div class="actions"><button type="submit" class="primary">Create tenant</button></div>
             """))</section>
             <section id="senders"><h2>Apple: registered senders of project \(projectId)</h2>
             <p class="muted">Mail to a relay address is relayed only from these senders; from any other it bounces.</p>
-            \(ConsoleProviderPages.sendersForm(context, senders: senders, backToSettings: true))</section>
+            \(ConsoleProviderPages.sendersForm(context, senders: senders, form: form("senders"), backToSettings: true))</section>
             </div>
             """
         return ConsoleLayout.page(context, .settings, title: "Settings", content)
@@ -78,7 +88,7 @@ enum ConsoleSettingsPage {
     // MARK: POST /emulator/ui/settings
 
     static func action(_ request: OperationRequest) throws -> OperationResult {
-        try ConsoleContext.post(request, back: .init(path: "/settings")) { context, form in
+        try ConsoleContext.post(request, back: .init(path: "/settings"), again: page) { context, form in
             switch try form.string("action") ?? "" {
             case "sign-in":
                 let body: JSONObject = [
@@ -90,11 +100,13 @@ enum ConsoleSettingsPage {
             case "test-phone-numbers":
                 let numbers = try testPhoneNumbers(try form.string("numbers") ?? "")
                 let body: JSONObject = ["signIn": ["phoneNumber": ["testPhoneNumbers": .object(numbers)]]]
-                _ = try EmulatorOperations.updateConfig(context.operationRequest(body, scope: context.projectScope))
+                _ = try ConsoleProblem.about("numbers") {
+                    try EmulatorOperations.updateConfig(context.operationRequest(body, scope: context.projectScope))
+                }
                 return ("Saved \(numbers.members.count) test phone number\(numbers.members.count == 1 ? "" : "s").", nil)
             case "create-tenant":
                 guard let name = try form.nonEmptyString("displayName")?.trimmingWhitespace(), !name.isEmpty else {
-                    throw AuthError.invalid("INVALID_ARGUMENT : A tenant needs a display name.")
+                    throw ConsoleProblem(field: "displayName", "Enter a display name: a tenant needs one.")
                 }
                 var body: JSONObject = ["displayName": .string(name)]
                 for flag in ["allowPasswordSignup", "enableEmailLinkSignin", "enableAnonymousUser"] {
@@ -111,13 +123,13 @@ enum ConsoleSettingsPage {
 
     /// `+16505550101 123456` lines (a space, tab, `=` or `:` between) as the config's object; the
     /// operation checks the number and code.
-    static func testPhoneNumbers(_ text: String) throws(AuthError) -> JSONObject {
+    static func testPhoneNumbers(_ text: String) throws(ConsoleProblem) -> JSONObject {
         var numbers = JSONObject()
         for line in text.split(whereSeparator: \.isNewline) {
             let fields = line.split { $0 == " " || $0 == "\t" || $0 == "=" || $0 == ":" || $0 == "," }
             guard !fields.isEmpty else { continue }
             guard fields.count == 2 else {
-                throw AuthError.invalid("INVALID_ARGUMENT : Write each test number and its code on one line, e.g. +16505550101 123456 (not “\(line)”).")
+                throw ConsoleProblem(field: "numbers", "Write each test number and its code on one line, e.g. +16505550101 123456 (not “\(line)”).")
             }
             numbers[String(fields[0])] = .string(String(fields[1]))
         }

@@ -35,15 +35,21 @@ enum ConsoleUserPages {
             let relay: HTML = user.email.flatMap { relays[$0] }.map { relay -> HTML in
                 let forwarding = relay.forwarding
                     ? ConsoleLayout.badge("forwarding", kind: "active") : ConsoleLayout.badge("forwarding off", kind: "bounced")
-                return "<div class=\"relay\">Apple relay → \(relay.forwardTo) \(forwarding)</div>"
+                return "<div class=\"relay\">Apple relay → \(ConsoleLayout.address(relay.forwardTo)) \(forwarding)</div>"
+            } ?? ""
+            let email: HTML = user.email.map { email -> HTML in
+                "<span class=\"cut email-address\" title=\"\(email)\">\(email)\(user.emailVerified == true ? " ✓" : "")</span>"
             } ?? ""
             let providerMarks = providers.isEmpty ? ConsoleLayout.provider("anonymous") : HTML.joined(providers.map(ConsoleLayout.provider))
+            let name: HTML = user.displayName.map { "<span class=\"cut\" title=\"\($0)\">\($0)</span>" } ?? ""
+            // Every cell on one line, long ones cut with an ellipsis (the title has them whole), so
+            // that all seven columns fit a laptop's width; times to the minute (exact in the title).
             return """
-                <tr><td class="mono uid"><a href="\(context.link("/user", [("uid", user.localId)]))">\(user.localId)</a>\(state)</td>\
-                <td data-label="Email">\(user.email)\(user.emailVerified == true ? " ✓" : "")\(relay)</td><td data-label="Name">\(user.displayName)</td>\
-                <td class="nowrap" data-label="Phone">\(user.phoneNumber)</td><td data-label="Providers">\(providerMarks)</td>\
-                <td class="when" data-label="Created">\(ConsoleLayout.shortTime(user.createdAt))</td>\
-                <td class="when" data-label="Last sign-in">\(user.lastLoginAt.map(ConsoleLayout.shortTime) ?? "<span class=\"muted\">never</span>")</td></tr>
+                <tr><td class="mono uid"><a class="cut" href="\(context.link("/user", [("uid", user.localId)]))" title="\(user.localId)">\(user.localId)</a>\(state)</td>\
+                <td data-label="Email">\(email)\(relay)</td><td class="name" data-label="Name">\(name)</td>\
+                <td data-label="Phone">\(user.phoneNumber)</td><td class="providers" data-label="Providers">\(providerMarks)</td>\
+                <td class="when" data-label="Created">\(ConsoleLayout.shortTime(user.createdAt, seconds: false))</td>\
+                <td class="when" data-label="Last sign-in">\(user.lastLoginAt.map { ConsoleLayout.shortTime($0, seconds: false) } ?? "<span class=\"muted\">never</span>")</td></tr>
                 """
         }
         var pager: [HTML] = []
@@ -64,7 +70,9 @@ enum ConsoleUserPages {
             <a class="button primary" href="\(context.link("/users/new"))">Add user</a>
             </form>
             \(summary)
-            <div class="users">\(ConsoleLayout.table(["uid", "Email", "Name", "Phone", "Providers", "Created", "Last sign-in"], rows, empty: search.isEmpty ? "No users yet." : "No user matches."))</div>
+            <div class="users">\(ConsoleLayout.table(
+                ["uid", "Email", "Name", "Phone", "Providers", "Created", "Last sign-in"], rows,
+                empty: search.isEmpty ? "No users yet." : "No user matches."))</div>
             <div class="pager">\(pager)</div>
             <h2>Danger zone</h2>
             <p><a class="button danger" href="\(context.link("/users/delete-all"))">Delete every user of this \(context.scope.tenantId == nil ? "project" : "tenant")…</a></p>
@@ -117,50 +125,103 @@ enum ConsoleUserPages {
     // MARK: GET /emulator/ui/users/new
 
     static func newUserForm(_ request: OperationRequest) throws -> OperationResult {
-        let context = ConsoleContext(request)
-        let options = HTML.joined((["password", "phone", "anonymous"] + federatedProviders).map { provider -> HTML in
+        newUserPage(ConsoleContext(request), form: ConsoleForm(NewUserKind.action))
+    }
+
+    /// The form shows only the fields the chosen provider takes (a stylesheet rule on the chosen
+    /// option, no script; a browser without `:has()` shows them all, and the post ignores the rest).
+    static func newUserPage(_ context: ConsoleContext, form: ConsoleForm) -> OperationResult {
+        let chosen = form.value("provider", else: "password")
+        let options = HTML.joined((["password", "phone", "anonymous"] + federatedProviders + ["other"]).map { provider -> HTML in
             let label = switch provider {
             case "password": "Email and password"
             case "phone": "Phone number"
             case "anonymous": "Anonymous"
+            case "other": "Another provider id…"
             default: provider
             }
-            return "<option value=\"\(provider)\">\(label)</option>"
+            let federated: HTML = NewUserKind(provider) == .federated ? " data-federated" : ""
+            let selected: HTML = provider == chosen ? " selected" : ""
+            return "<option value=\"\(provider)\"\(federated)\(selected)>\(label)</option>"
         })
+        func only(_ kinds: String, _ field: HTML) -> HTML { "<fieldset class=\"for \(kinds)\">\(field)</fieldset>" }
         let content: HTML = """
             <p class="muted">Provider users are made the way an app makes them: the fake provider mints a signed token
-            and it signs in through <code>signInWithIdp</code>. Choose “Apple” and “Hide my email” for a user behind
+            and it signs in through <code>signInWithIdp</code>. Choose “apple.com” and “Hide my email” for a user behind
             Apple's private relay.</p>
-            \(context.form("/users/new", class: "card", """
+            \(context.form("/users/new", class: "card new-user", """
+            <input type="hidden" name="action" value="\(NewUserKind.action)">
+            \(form.formNote(fields: NewUserKind.fields))
             <div class="grid">
             <label>Provider <select name="provider">\(options)</select></label>
-            <label>Other provider id <input type="text" name="otherProvider" placeholder="oidc.example (overrides the list)"></label>
-            <label>Email <input type="email" name="email" placeholder="ada@example.com"></label>
-            <label>Password (email and password users) <input type="password" name="password" autocomplete="new-password"></label>
-            <label>Display name <input type="text" name="displayName"></label>
-            <label>Phone number <input type="tel" name="phoneNumber" placeholder="+16505551234"></label>
-            <label>uid (password, phone, anonymous; optional) <input type="text" name="uid"></label>
-            <label>Provider uid (sub; optional) <input type="text" name="sub"></label>
+            \(only("federated other-only", form.input("Provider id", "otherProvider", placeholder: "oidc.example")))
+            \(only("password federated", form.input("Email", "email", type: "email", placeholder: "ada@example.com")))
+            \(only("password", form.input("Password", "password", type: "password", attributes: " autocomplete=\"new-password\"")))
+            \(form.input("Display name", "displayName"))
+            \(only("password phone", form.input("Phone number", "phoneNumber", type: "tel", placeholder: "+16505551234")))
+            \(only("password phone anonymous", form.input("uid (optional)", "uid")))
+            \(only("federated", form.input("Provider uid (sub; optional)", "sub")))
             </div>
-            <label class="check"><input type="checkbox" name="emailVerified" checked> Email verified</label>
-            <label class="check"><input type="checkbox" name="hideEmail"> Hide my email (Apple: a @privaterelay.appleid.com address that forwards to the email)</label>
-            <label>Custom claims (JSON object) <textarea name="claims" rows="3" class="mono" placeholder="{&quot;admin&quot;: true}"></textarea></label>
+            \(only("password federated", form.checkbox("Email verified", "emailVerified", checked: true)))
+            \(only("federated apple-only", form.checkbox(
+                "Hide my email (a @privaterelay.appleid.com address that forwards to the email)", "hideEmail")))
+            \(form.textarea("Custom claims (JSON object)", "claims", placeholder: "{\"admin\": true}"))
             <div class="actions"><button type="submit" class="primary">Create user</button></div>
             """))
             """
         return ConsoleLayout.page(context, .users, title: "Add a user", content)
     }
 
+    /// What kind of user the new-user form makes, and which of its fields that kind takes.
+    enum NewUserKind: Equatable {
+        case password, phone, anonymous, federated
+
+        static let action = "create"
+        static let fields = ["provider", "otherProvider", "email", "password", "displayName", "phoneNumber", "uid", "sub", "claims"]
+
+        init(_ provider: String) {
+            switch provider {
+            case "password": self = .password
+            case "phone": self = .phone
+            case "anonymous": self = .anonymous
+            default: self = .federated
+            }
+        }
+
+        func takes(_ field: String) -> Bool {
+            switch field {
+            case "email", "emailVerified": self == .password || self == .federated
+            case "password": self == .password
+            case "phoneNumber": self == .password || self == .phone
+            case "uid": self != .federated
+            case "sub", "hideEmail": self == .federated
+            default: true
+            }
+        }
+    }
+
     // MARK: POST /emulator/ui/users/new
 
     static func create(_ request: OperationRequest) throws -> OperationResult {
-        try ConsoleContext.post(request, back: .init(path: "/users/new")) { context, form in
+        try ConsoleContext.post(request, back: .init(path: "/users/new"), again: newUserPage) { context, form in
+            let chosen = try form.nonEmptyString("provider") ?? "password"
+            let kind = NewUserKind(chosen)
+            // A field the provider takes, trimmed; the fields it does not take are ignored.
             func field(_ name: String) throws -> String? {
-                guard let text = try form.string(name)?.trimmingWhitespace(newlines: true), !text.isEmpty else { return nil }
+                guard kind.takes(name), let text = try form.string(name)?.trimmingWhitespace(newlines: true), !text.isEmpty else {
+                    return nil
+                }
                 return text
             }
-            let other = try field("otherProvider")?.lowercased()
-            let provider = try other ?? field("provider") ?? "password"
+            let provider: String
+            if chosen == "other" {
+                guard let other = try form.nonEmptyString("otherProvider")?.trimmingWhitespace().lowercased(), !other.isEmpty else {
+                    throw ConsoleProblem(field: "otherProvider", "Enter the provider id, such as oidc.example.")
+                }
+                provider = other
+            } else {
+                provider = chosen
+            }
             let email = try field("email")
             let displayName = try field("displayName")
             let phoneNumber = try field("phoneNumber")
@@ -168,32 +229,25 @@ enum ConsoleUserPages {
             let claims = try field("claims")
             if let claims { try CustomClaims.validate(serialized: claims) }
             let localId: String
-            switch provider {
-            case "password", "phone", "anonymous":
+            switch kind {
+            case .password, .phone, .anonymous:
                 var body: JSONObject = ["emailVerified": .bool(emailVerified && email != nil)]
-                if provider == "password" {
-                    guard let email else { throw AuthError.invalid("MISSING_EMAIL : An email and password user needs an email.") }
-                    guard let password = try field("password") else {
-                        throw AuthError.invalid("MISSING_PASSWORD : An email and password user needs a password.")
-                    }
+                if kind == .password {
+                    guard let email else { throw AuthError.invalid("MISSING_EMAIL") }
+                    guard let password = try field("password") else { throw AuthError.invalid("MISSING_PASSWORD") }
                     body["email"] = .string(email)
                     body["password"] = .string(password)
                 }
-                if provider == "phone", phoneNumber == nil {
-                    throw AuthError.invalid("MISSING_PHONE_NUMBER : A phone user needs a phone number.")
-                }
+                if kind == .phone, phoneNumber == nil { throw AuthError.invalid("MISSING_PHONE_NUMBER") }
                 body.setIfPresent("phoneNumber", phoneNumber.map { .string($0) })
                 body.setIfPresent("displayName", displayName.map { .string($0) })
                 body.setIfPresent("localId", try field("uid").map { .string($0) })
                 let created = try SignUp.run(context.operationRequest(body))
                 localId = created["localId"]?.stringValue ?? ""
-            default:
+            case .federated:
                 localId = try signInWithProvider(
                     provider, context: context, email: email, name: displayName, sub: try field("sub"),
-                    emailVerified: emailVerified, hideEmail: try field("hideEmail") != nil)
-                if let phoneNumber {
-                    _ = try UpdateAccount.run(context.operationRequest(["localId": .string(localId), "phoneNumber": .string(phoneNumber)]))
-                }
+                    emailVerified: emailVerified, hideEmail: provider == "apple.com" && (try field("hideEmail")) != nil)
             }
             if let claims {
                 _ = try UpdateAccount.run(context.operationRequest(["localId": .string(localId), "customAttributes": .string(claims)]))
@@ -235,7 +289,7 @@ enum ConsoleUserPages {
             ["requestUri": "http://localhost", "postBody": .string(postBody), "returnSecureToken": true], privileged: false))
         if answer["needConfirmation"]?.boolValue == true {
             throw AuthError.invalid(
-                "NEED_CONFIRMATION : \(answer["email"]?.stringValue ?? "The email") already belongs to another user; an unverified provider email cannot sign in to it.")
+                "NEED_CONFIRMATION : \(answer["email"]?.stringValue ?? "The email") already belongs to another user; an unverified provider email cannot sign in to it (check “Email verified”).")
         }
         guard let localId = answer["localId"]?.stringValue else { throw AuthError.internal("INTERNAL_ERROR") }
         return localId
@@ -245,7 +299,14 @@ enum ConsoleUserPages {
 
     static func detail(_ request: OperationRequest) throws -> OperationResult {
         let context = ConsoleContext(request)
-        let uid = context.query("uid") ?? ""
+        return try detailPage(context, uid: context.query("uid") ?? "", form: nil)
+    }
+
+    /// The forms of a user's page that are typed in, and drawn again when a post is refused.
+    private static let typedForms: Set<String> = ["save", "send-email"]
+
+    /// A user's page; `form` is the refused post of one of its forms, drawn as it was typed.
+    static func detailPage(_ context: ConsoleContext, uid: String, form refused: ConsoleForm?) throws -> OperationResult {
         let found = try context.environment.read(in: context.scope) { transaction in
             let user = try transaction.users.user(localId: uid, in: context.scope)
             let relay = try user?.email.flatMap { PrivateRelay.isRelayAddress($0) ? try transaction.store.fakeProviders.relayAddress($0) : nil }
@@ -259,7 +320,7 @@ enum ConsoleUserPages {
         }
         let here = [("uid", user.localId)]
         let providers = user.providerUserInfo.map { info -> HTML in
-            "<tr><td>\(ConsoleLayout.provider(info.providerId))</td><td class=\"mono\">\(info.rawId)</td><td>\(info.email)</td><td>\(info.displayName)</td><td>\(info.phoneNumber)</td></tr>"
+            "<tr><td>\(ConsoleLayout.provider(info.providerId))</td><td>\(ConsoleLayout.token(info.rawId))</td><td>\(info.email)</td><td>\(info.displayName)</td><td>\(info.phoneNumber)</td></tr>"
         }
         let factors = user.mfaEnrollments.map { factor -> HTML in
             let kind: HTML = switch factor.factor {
@@ -275,10 +336,10 @@ enum ConsoleUserPages {
         let validSince = user.validSinceSeconds.map { Instant(millisecondsSinceEpoch: $0 * 1000) }
         let state: HTML = user.disabled ? "<span class=\"badge disabled\">disabled</span>" : "<span class=\"badge active\">enabled</span>"
         let facts = ConsoleLayout.details([
-            ("uid", "<span class=\"mono\">\(user.localId)</span>"), ("Status", state),
-            ("Email", ConsoleLayout.text(user.email).map { email -> HTML in
-                guard let relay = found.1 else { return email }
-                return "\(email) <span class=\"muted\">Apple relay → \(relay.forwardTo), \(relay.forwarding ? "forwarding" : "forwarding off")</span>"
+            ("uid", ConsoleLayout.token(user.localId)), ("Status", state),
+            ("Email", user.email.map { email -> HTML in
+                guard let relay = found.1 else { return ConsoleLayout.address(email) }
+                return "\(ConsoleLayout.address(email)) <span class=\"muted\">Apple relay → \(ConsoleLayout.address(relay.forwardTo)), \(relay.forwarding ? "forwarding" : "forwarding off")</span>"
             }),
             ("Email verified", user.emailVerified.map { $0 ? "yes" : "no" }),
             ("Display name", ConsoleLayout.text(user.displayName)), ("Phone", ConsoleLayout.text(user.phoneNumber)),
@@ -287,17 +348,24 @@ enum ConsoleUserPages {
             ("Last refresh", ConsoleLayout.instant(user.lastRefreshAt)),
             ("Tokens valid since", validSince.map { "\(ConsoleLayout.instant($0) ?? "") <span class=\"muted\">(validSince \(String($0.secondsSinceEpoch)))</span>" }),
             ("Passkeys", user.passkeys.isEmpty ? nil : "\(user.passkeys.count)"),
-        ], compact: true)
+        ])
+        // The outbox of what the emulator sent this user: mail to its email, texts to its phone.
+        let mail = [user.email, user.phoneNumber].compactMap { $0 }.map { address -> HTML in
+            "<a class=\"button\" href=\"\(context.link("/outbox", [("to", address)]))\" id=\"user-mail\">\(address.contains("@") ? "Mail" : "Texts") to \(address) »</a>"
+        }
+        let send = (refused ?? ConsoleForm("send-email")).form("send-email")
         let emailActions: HTML = user.email == nil ? "" : context.form("/user", here, class: "card", """
             <input type="hidden" name="action" value="send-email">
+            \(send.formNote(fields: ["requestType", "continueUrl"]))
             <div class="grid">
-            <label>Email to send <select name="requestType">
-            <option value="EMAIL_SIGNIN">Sign-in link</option><option value="PASSWORD_RESET">Password reset</option>
-            <option value="VERIFY_EMAIL">Email verification</option></select></label>
-            <label>Continue URL <input type="url" name="continueUrl" value="https://\(context.scope.projectId).firebaseapp.com/"></label>
+            \(send.select("Email to send", "requestType", [
+                ("EMAIL_SIGNIN", "Sign-in link"), ("PASSWORD_RESET", "Password reset"), ("VERIFY_EMAIL", "Email verification"),
+            ]))
+            \(send.input("Continue URL", "continueUrl", type: "url", value: "https://\(context.scope.projectId).firebaseapp.com/"))
             </div>
             <div class="actions"><button type="submit" name="send" value="1">Send to \(user.email ?? "")</button></div>
             """)
+        let edit = (refused ?? ConsoleForm("save")).form("save")
         let content: HTML = """
             \(facts)
             <div class="actions">
@@ -307,6 +375,7 @@ enum ConsoleUserPages {
             \(user.email != nil && user.emailVerified != true ? context.button("/user", here, action: "verify-email", label: "Mark email verified") : "")
             \(context.button("/user", here, action: "revoke", label: "Revoke sessions (validSince = now)"))
             \(context.button("/user", here, action: "delete", label: "Delete user", danger: true))
+            \(HTML.joined(mail))
             </div>
             <h2>Providers</h2>
             \(ConsoleLayout.table(["Provider", "Provider uid", "Email", "Name", "Phone"], providers, empty: "No providers: an anonymous user."))
@@ -319,19 +388,22 @@ enum ConsoleUserPages {
             <h2>Edit</h2>
             \(context.form("/user", here, class: "card", """
             <input type="hidden" name="action" value="save">
+            \(edit.formNote(fields: ["displayName", "email", "phoneNumber", "photoUrl", "password", "claims"]))
             <div class="grid">
-            <label>Display name <input type="text" name="displayName" value="\(user.displayName)"></label>
-            <label>Email <input type="email" name="email" value="\(user.email)"></label>
-            <label>Phone number <input type="tel" name="phoneNumber" value="\(user.phoneNumber)"></label>
-            <label>Photo URL <input type="url" name="photoUrl" value="\(user.photoUrl)"></label>
-            <label>New password <input type="password" name="password" autocomplete="new-password" placeholder="(unchanged)"></label>
+            \(edit.input("Display name", "displayName", value: user.displayName))
+            \(edit.input("Email", "email", type: "email", value: user.email))
+            \(edit.input("Phone number", "phoneNumber", type: "tel", value: user.phoneNumber))
+            \(edit.input("Photo URL", "photoUrl", type: "url", value: user.photoUrl))
+            \(edit.input("New password", "password", type: "password", placeholder: "(unchanged)", attributes: " autocomplete=\"new-password\""))
             </div>
-            <label>Custom claims (JSON object) <textarea name="claims" rows="4" class="mono">\(claims ?? "")</textarea></label>
+            \(edit.textarea("Custom claims (JSON object)", "claims", value: claims, rows: 4))
             <div class="actions"><button type="submit" class="primary">Save</button></div>
             """))
             <p><a href="\(context.link("/users"))">« All users</a></p>
             """
-        return ConsoleLayout.page(context, .users, title: user.displayName ?? user.email ?? user.localId, content)
+        let title = user.displayName ?? user.email ?? user.localId
+        return ConsoleLayout.page(
+            context, .users, title: title, heading: user.displayName == nil ? user.email.map(ConsoleLayout.address) : nil, content)
     }
 
     // MARK: POST /emulator/ui/user?uid=…
@@ -339,7 +411,10 @@ enum ConsoleUserPages {
     static func userAction(_ request: OperationRequest) throws -> OperationResult {
         let uid = request.queryValue("uid") ?? ""
         let here = ConsoleContext.Destination(path: "/user", query: [("uid", uid)])
-        return try ConsoleContext.post(request, back: here) { context, form in
+        let again = { (context: ConsoleContext, form: ConsoleForm) throws -> OperationResult? in
+            typedForms.contains(form.action) ? try detailPage(context, uid: uid, form: form) : nil
+        }
+        return try ConsoleContext.post(request, back: here, again: again) { context, form in
             func admin(_ body: JSONObject) throws {
                 var body = body
                 body["localId"] = .string(uid)
@@ -420,13 +495,13 @@ enum ConsoleUserPages {
             let email = user.email
         else { throw AuthError.invalid("USER_NOT_FOUND : The user has no email.") }
         let requestType = try form.string("requestType") ?? "EMAIL_SIGNIN"
-        // As the Admin SDK's generate_*_link asks: every type by email, and the message still goes out.
+        // As the Admin SDK's generate_*_link asks (every type by email), but mailed to the outbox.
         var body: JSONObject = ["requestType": .string(requestType), "email": .string(email), "returnOobLink": true]
         if let continueUrl = try form.nonEmptyString("continueUrl") {
             body["continueUrl"] = .string(continueUrl)
             if requestType == "EMAIL_SIGNIN" { body["canHandleCodeInApp"] = true }
         }
-        _ = try SendOobCode.run(context.operationRequest(body))
+        _ = try SendOobCode.run(context.operationRequest(body), mailingReturnedLink: true)
         return "Sent \(requestType) to \(email): see the outbox."
     }
 }

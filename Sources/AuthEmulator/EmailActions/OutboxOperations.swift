@@ -17,7 +17,8 @@ enum OutboxOperations {
         } query: { [filter] store in
             try store.outbox.messages(projectId: request.scope.projectId, filter)
         } timedOut: {
-            .json(["messages": []])
+            UnseenProjectHint.logIfUnseen(request, listing: "The outbox")
+            return .json(["messages": []])
         }
     }
 
@@ -26,7 +27,6 @@ enum OutboxOperations {
     static func get(_ request: OperationRequest) throws -> OperationResult {
         let id = request.pathParameters["messageId"] ?? ""
         let projectId = request.scope.projectId
-        let notFound = messageNotFound(id, projectId)
         let store = request.environment.store
         guard id == "latest" else {
             return .json(try withRawSource(storedMessage(request), from: store))
@@ -35,12 +35,14 @@ enum OutboxOperations {
         latest.skipsBounced = true
         latest.limit = 1
         let filter = latest
+        let notFound = noMessageMatched(request)
         return try answer(request, waitSeconds: try waitSeconds(request)) { messages in
             messages.first.flatMap { try? .json(withRawSource($0, from: store)) }
         } query: { store in
             try store.outbox.messages(projectId: projectId, filter)
         } timedOut: {
-            ResponseRenderer.failure(notFound)
+            UnseenProjectHint.logIfUnseen(request, listing: "The outbox")
+            return ResponseRenderer.failure(notFound)
         }
     }
 
@@ -58,13 +60,18 @@ enum OutboxOperations {
     /// `…/messages/{id}.eml`: the message as RFC 5322 source, for a mail client or a MIME parser.
     static func source(_ request: OperationRequest) throws -> OperationResult {
         let message = try storedMessage(request)
-        guard message.to.contains("@") else {
+        guard let source = try emlSource(of: message, from: request.environment.store) else {
             throw AuthError.invalid(
                 "INVALID_ARGUMENT : Message \(message.id) is an SMS to \(message.to); only emails have a .eml source.")
         }
-        // The app's own mail as it was received; Firebase's as the mail it would have been.
-        let source = try rawSource(of: message, from: request.environment.store) ?? Array(MessageSource.render(message).utf8)
         return .download(source, contentType: "message/rfc822", fileName: "message-\(message.id).eml")
+    }
+
+    /// An email's RFC 5322 source (the `.eml` download and the console's raw view): the app's own
+    /// mail as it was received, Firebase's as the mail it would have been. Nil for an SMS.
+    static func emlSource(of message: OutboxMessage, from store: AuthStore) throws -> [UInt8]? {
+        guard message.isEmail else { return nil }
+        return try rawSource(of: message, from: store) ?? Array(MessageSource.render(message).utf8)
     }
 
     /// `DELETE …/messages/{id}`: one message; the others stay.
@@ -84,6 +91,19 @@ enum OutboxOperations {
             let message = try request.environment.store.read({ try $0.outbox.message(id: number, projectId: projectId) })
         else { throw messageNotFound(id, projectId) }
         return message
+    }
+
+    /// `latest` found nothing: which filters it applied, and that it passes over bounced mail.
+    private static func noMessageMatched(_ request: OperationRequest) -> AuthError {
+        let filters = request.query.filter { $0.name != "waitSeconds" && !OperationFields.systemQuery.contains($0.name) }
+        let matched = filters.isEmpty ? "is in" : "matched \(filters.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")) in"
+        let waited = request.query.first { $0.name == "waitSeconds" }.map { " within \($0.value) s" } ?? ""
+        let bounced = filters.contains { $0.name == "status" }
+            ? "" : "; latest passes over bounced mail unless status asks for it (status=bounced)"
+        return AuthError(
+            httpStatus: 404,
+            message: "MESSAGE_NOT_FOUND : No message \(matched) the outbox of \(request.scope.projectId)\(waited)\(bounced).",
+            reason: "notFound", status: "NOT_FOUND")
     }
 
     private static func messageNotFound(_ id: String, _ projectId: String) -> AuthError {
@@ -151,6 +171,7 @@ enum OutboxOperations {
     /// The official emulator's list of unused codes, in its exact shape.
     static func oobCodes(_ request: OperationRequest) throws -> JSONObject {
         let codes = try request.read { try $0.store.oobCodes.codes(in: $0.scope) }
+        if codes.isEmpty { UnseenProjectHint.logIfUnseen(request, listing: "oobCodes") }
         return [
             "oobCodes": .array(
                 codes.map { record in

@@ -1,12 +1,19 @@
 import JSON
 
 /// `accounts:sendOobCode` (v3 `getOobConfirmationCode`, admin and tenant forms), reference §5.1:
-/// makes an email action code, puts its email in the outbox, and answers the link to admins.
+/// makes an email action code and puts its email in the outbox; an admin's `returnOobLink` (the
+/// Admin SDKs' `generate…Link`) gets the link back instead and, as in production, nothing is mailed.
 enum SendOobCode {
     /// The official emulator's links always say this key; the link's key is never checked.
     static let linkAPIKey = "fake-api-key"
 
     static func run(_ request: OperationRequest) throws -> JSONObject {
+        try run(request, mailingReturnedLink: false)
+    }
+
+    /// `mailingReturnedLink`: the console's "send" asks as an owner (so that every type goes by
+    /// email, without the user's ID token) and still wants the message in the outbox.
+    static func run(_ request: OperationRequest, mailingReturnedLink: Bool) throws -> JSONObject {
         try request.requireEnabledBeforeFields()
         let body = request.body
         let type = try OobRequestType.parse(body.value("requestType"))
@@ -27,7 +34,7 @@ enum SendOobCode {
         let bodyEmail = try body.nonEmptyString("email").map(EmailAddress.canonical)
         let newEmail = try body.nonEmptyString("newEmail").map(EmailAddress.canonical)
         let idToken = try body.nonEmptyString("idToken")
-        let apiKey = request.queryValue("key").flatMap { $0.isEmpty ? nil : $0 } ?? linkAPIKey
+        let apiKey = request.apiKey ?? linkAPIKey
 
         try BlockingFunctions.beforeSending(request, .beforeSendEmail) {
             let target = try request.read { transaction in
@@ -59,19 +66,21 @@ enum SendOobCode {
                 oobLink: links.oobLink, continueUrl: continueUrl, createdAt: transaction.now,
                 expiresAt: transaction.now.adding(seconds: type.lifetimeSeconds))
             try transaction.store.oobCodes.insert(record)
+            response["email"] = .string(target.email)
+            if returnOobLink {
+                // The emulator's own link, as the official emulator answers even for
+                // canHandleCodeInApp: following it never leaves localhost. The backend that
+                // asked mails it itself (production sends nothing), so the outbox gets nothing;
+                // the code is in the `oobCodes` listing.
+                response["oobCode"] = .string(code)
+                response["oobLink"] = .string(links.oobLink)
+                guard mailingReturnedLink else { return response }
+            }
             // VERIFY_AND_CHANGE_EMAIL goes to the new address: it is the one to prove.
             try Outbox(transaction: transaction).send(
                 .init(
                     type: type, to: type == .verifyAndChangeEmail ? (newEmail ?? target.email) : target.email,
                     newEmail: newEmail, displayName: target.displayName, code: record, links: links))
-            response["email"] = .string(target.email)
-            if returnOobLink {
-                // The emulator's own link, as the official emulator answers even for
-                // canHandleCodeInApp: following it never leaves localhost. The app's link is
-                // the outbox message's `appLink`.
-                response["oobCode"] = .string(code)
-                response["oobLink"] = .string(links.oobLink)
-            }
             return response
         }
     }

@@ -1,13 +1,17 @@
+import BuildInfo
 import JSON
 
 /// The emulator's own REST routes (reference §2.5, §2.6): they need no credentials and name the
 /// project in the path.
 enum EmulatorOperations {
+    /// What answers here; `console` is where a person who opened it in a browser wants to go.
     static func status(_ request: OperationRequest) throws -> JSONObject {
         [
             "authEmulator": [
                 "ready": true, "docs": "https://firebase.google.com/docs/emulator-suite",
-                "apiSpec": "/emulator/openapi.json",
+                "apiSpec": "/emulator/openapi.json", "console": .string(ConsoleContext.url(origin: request.origin)),
+                // Beyond the official answer: which build is running, for test kits to compare.
+                "version": .string(BuildInfo.version), "commit": .string(BuildInfo.commit),
             ]
         ]
     }

@@ -15,7 +15,14 @@ enum HeadfulSignInPage {
     // MARK: GET: the page
 
     static func show(_ request: OperationRequest) throws -> OperationResult {
-        let context = try Context(request)
+        let context: Context
+        do {
+            context = try Context(request)
+        } catch {
+            // The official error, and for a person who opened the page by hand, where to go instead.
+            let answer: JSONObject = ["error": .string(error.message), "console": .string(ConsoleContext.url(origin: request.origin))]
+            return .json(["authEmulator": .object(answer)], status: error.httpStatus)
+        }
         // The Android flow comes back here with `error` when no app took the intent.
         if let problem = request.queryValue("error"), !problem.isEmpty {
             return .html(SignInWidget.failurePage(problem))
@@ -24,13 +31,24 @@ enum HeadfulSignInPage {
         let scope = context.scope(request)
         // The project's accounts with this provider, as the official widget lists them (so
         // `DELETE …/accounts` empties the list); the fake provider's own record of an account,
-        // kept across resets, gives its real email and "hide my email" choice back.
+        // kept across resets, gives its real email and "hide my email" choice back. Apple's token
+        // never carries the name (the app sends it once, beside the first sign-in, and it is the
+        // user's): that name rather than none.
         let choices = try environment.read(in: scope) { transaction in
             try transaction.users.links(providerId: context.providerId, in: scope, limit: accountsShown).map { link in
+                var choice: SignInWidget.Choice
                 if let own = try transaction.store.fakeProviders.account(of: context.providerId, sub: link.rawId) {
-                    return SignInWidget.Choice(sub: own.sub, email: own.email, name: own.name, picture: own.picture, hidesEmail: own.hidesEmail)
+                    choice = SignInWidget.Choice(sub: own.sub, email: own.email, name: own.name, picture: own.picture, hidesEmail: own.hidesEmail)
+                } else {
+                    choice = SignInWidget.Choice(
+                        sub: link.rawId, email: link.email, name: link.displayName, picture: link.photoUrl,
+                        hidesEmail: link.email.map(PrivateRelay.isRelayAddress) ?? false)
                 }
-                return SignInWidget.Choice(sub: link.rawId, email: link.email, name: link.displayName, picture: link.photoUrl, hidesEmail: false)
+                if choice.name == nil {
+                    choice.name = try link.displayName
+                        ?? transaction.users.user(providerId: context.providerId, rawId: link.rawId, in: scope)?.displayName
+                }
+                return choice
             }
         }
         return .html(SignInWidget(context: context, choices: choices).page)

@@ -63,6 +63,15 @@ struct ProviderProfile: Sendable {
     /// the app sends to compare; other providers carry the nonce as given.
     var hashesNonce: Bool { family == .apple || family == .facebook }
 
+    /// The provider with a shape of its own that an unknown id most likely meant: `apple` or
+    /// `Apple.com` for apple.com, a near miss such as `gogle.com` for google.com.
+    static func namedProvider(near providerId: String) -> String? {
+        let named = ["apple.com", "facebook.com", "google.com", "yahoo.com"]
+        guard !named.contains(providerId) else { return nil }
+        let bare = providerId.lowercased().hasSuffix(".com") ? String(providerId.lowercased().dropLast(4)) : providerId.lowercased()
+        return named.first { $0.dropLast(4) == bare } ?? NearestName.among(named, to: providerId)
+    }
+
     func nonceClaim(forRawNonce raw: String) -> String {
         hashesNonce ? SHA256.hexDigest(of: raw) : raw
     }

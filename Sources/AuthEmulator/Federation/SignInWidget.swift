@@ -11,8 +11,9 @@ struct SignInWidget {
     struct Choice {
         let sub: String
         let email: String?
-        let name: String?
+        var name: String?
         let picture: String?
+        /// An Apple account that hides its email: the app gets a relay address that forwards to it.
         let hidesEmail: Bool
     }
 
@@ -77,7 +78,10 @@ struct SignInWidget {
     /// `id="reuse-email"` repeats on every account, as in the official widget, where tests find it.
     private func accountItem(_ choice: Choice) -> HTML {
         let photo: HTML = choice.picture.map { "<img src=\"\($0)\" alt=\"\">" } ?? ""
-        let hidden: HTML = choice.hidesEmail ? "<input type=\"hidden\" name=\"hideEmail\" value=\"on\">" : ""
+        // A real email the token hides again; a relay address (from a user's link) is sent as it is.
+        let hidesAgain = choice.hidesEmail && !(choice.email.map(PrivateRelay.isRelayAddress) ?? false)
+        let hidden: HTML = hidesAgain ? "<input type=\"hidden\" name=\"hideEmail\" value=\"on\">" : ""
+        let hides: HTML = choice.hidesEmail ? "<span class=\"hides-email\">Hides email: the app gets a private relay address</span>" : ""
         return """
             <li class="js-reuse-account mdc-list-item" tabindex="0"><form method="post" action="\(context.pagePath)">
             <input type="hidden" name="sub" value="\(choice.sub)">
@@ -87,7 +91,8 @@ struct SignInWidget {
             <input type="hidden" name="emailVerified" value="on">\(hidden)
             <button type="submit" class="account"><span class="mdc-list-item__graphic profile-photo"><span aria-hidden="true">\(initial(of: choice))</span>\(photo)</span>
             <span class="mdc-list-item__text"><span class="mdc-list-item__primary-text">\(choice.name ?? "(No display name)")</span>
-            <span class="mdc-list-item__secondary-text fallback-secondary-text" id="reuse-email">\(choice.email ?? "")</span></span></button>
+            <span class="mdc-list-item__secondary-text fallback-secondary-text" id="reuse-email">\(choice.email ?? "")</span>\
+            \(hides)</span></button>
             </form></li>
             """
     }
@@ -178,6 +183,7 @@ struct SignInWidget {
         .mdc-list-item__graphic img{position:absolute;inset:0;width:100%;height:100%;object-fit:cover}
         .mdc-list-item__text{display:flex;flex-direction:column}
         .mdc-list-item__secondary-text{color:rgba(0,0,0,.56);font-size:14px}
+        .hides-email{display:inline-block;margin-top:2px;padding:0 6px;border-radius:8px;background:#e8eefc;color:#1d3f8f;font-size:12px}
         .mdc-button{display:inline-flex;align-items:center;gap:6px;font:500 14px Roboto,system-ui,sans-serif;padding:8px 16px;border-radius:4px;border:0;background:none;color:#1a73e8;cursor:pointer;text-decoration:none}
         .mdc-button--outlined{border:1px solid rgba(0,0,0,.2)}
         .mdc-button--raised{background:#1a73e8;color:#fff}

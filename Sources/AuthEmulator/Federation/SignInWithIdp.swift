@@ -199,7 +199,6 @@ enum SignInWithIdp {
             response.setIfPresent("emailVerified", user.emailVerified.map { .bool($0) })
         }
         return try transaction.completeFirstFactor(
-            &user, signInProvider: info.providerId, extraClaims: blocking.sessionClaims, linking: linkingIdToken != nil,
-            signInAttributes: info.signInAttributes, answering: response)
+            &user, signInProvider: info.providerId, extraClaims: blocking.sessionClaims, signInAttributes: info.signInAttributes, answering: response)
     }
 }

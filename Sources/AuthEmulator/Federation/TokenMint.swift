@@ -163,6 +163,10 @@ struct TokenMint {
             warnings.append(
                 "hashedNonce is in the token as given; postBody carries no nonce, so add &nonce=<the raw nonce> before sending it to signInWithIdp.")
         }
+        if let meant = ProviderProfile.namedProvider(near: profile.providerId) {
+            warnings.append(
+                "\(profile.providerId) is not \(meant): it was minted as a generic OIDC provider's token. Mint for \(meant) to get \(meant)'s token shape.")
+        }
         return warnings
     }
 

@@ -1,3 +1,4 @@
+import BuildInfo
 #if canImport(FoundationEssentials)
 import FoundationEssentials  // Foundation's core alone: not its ICU data and locale code
 #else
@@ -31,7 +32,7 @@ struct AccountsExporter {
             let auth = staging.appendingPathComponent(ExportLayout.defaultAuthFolder)
             try fileManager.createDirectory(at: auth, withIntermediateDirectories: true)
             try ImportExportFile.write(
-                ExportLayout.metadata(version: CommandLineOptions.version),
+                ExportLayout.metadata(version: BuildInfo.version),
                 to: staging.appendingPathComponent(ExportLayout.metadataFile).path)
             for (name, document) in snapshot.files {
                 try ImportExportFile.write(document, to: auth.appendingPathComponent(name).path)

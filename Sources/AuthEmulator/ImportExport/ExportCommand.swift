@@ -17,23 +17,23 @@ public struct ExportCommand: Equatable, Sendable {
         self.projectId = projectId
     }
 
-    static func parse(_ arguments: [String]) throws(CommandLineOptions.UsageError) -> ExportCommand {
-        var remaining = arguments[...]
+    static func parse(_ arguments: [String]) throws(CommandLineOptions.UsageError) -> CommandLineOptions.Outcome {
+        var reader = ArgumentReader(arguments, usage: .export)
         var values: [String: String] = [:]
-        while let flag = remaining.popFirst() {
-            guard ["--data", "--out", "--project"].contains(flag) else {
-                throw CommandLineOptions.UsageError(description: "unknown export option \(flag)")
-            }
-            guard let value = remaining.popFirst(), !value.isEmpty else {
-                throw CommandLineOptions.UsageError(description: "\(flag) needs a value")
-            }
+        while let argument = try reader.next() {
+            guard case .flag(let flag) = argument else { throw reader.error("export takes only --data, --out and --project") }
+            if flag == "--help" { return .help(CommandUsage.export.full) }
+            let value = try reader.value(of: flag)
+            guard !value.isEmpty else { throw reader.error("\(flag) must not be empty") }
             values[flag] = value
         }
         guard let dataFile = values["--data"], let outDirectory = values["--out"] else {
-            throw CommandLineOptions.UsageError(description: "export needs --data FILE and --out DIR")
+            throw reader.error("export needs --data FILE and --out DIR")
         }
-        return ExportCommand(
-            dataFile: dataFile, outDirectory: outDirectory, projectId: try values["--project"].map(CommandLineOptions.projectId))
+        if let project = values["--project"], let problem = CommandLineOptions.projectIdProblem(project) {
+            throw reader.error("--project \(problem)")
+        }
+        return .export(ExportCommand(dataFile: dataFile, outDirectory: outDirectory, projectId: values["--project"]))
     }
 
     /// Writes the export; the number of users written.
@@ -45,7 +45,14 @@ public struct ExportCommand: Equatable, Sendable {
         var configuration = AuthEmulator.Configuration()
         configuration.dataFile = dataFile
         configuration.logLevel = .error
-        let opened = try AuthEmulator(configuration: configuration)
+        let opened: AuthEmulator
+        do {
+            // It takes the file's lock as an emulator does: a running one on the file refuses the export.
+            opened = try AuthEmulator(configuration: configuration)
+        } catch let error as StartupError {
+            guard let problem = error.dataFileProblem else { throw error }
+            throw ImportExportError(DataFileMessage.text(for: problem, command: .export))
+        }
         let projects = try opened.environment.store.read { try $0.users.projectIds() }
         let project = projectId ?? (projects.count == 1 ? projects[0] : configuration.projectId)
         let exporter = AccountsExporter(environment: opened.environment, projectId: project)

@@ -68,11 +68,17 @@ enum ImportExportFile {
 
     static func readObject(_ path: String) throws -> JSONObject {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ImportExportError("cannot read \(path)")
+            let why = isDirectory(path) ? "it is a folder"
+                : FileManager.default.isReadableFile(atPath: path) ? "it could not be read" : "it is not readable: check its permissions"
+            throw ImportExportError("cannot read \(path) (\(why))")
         }
-        guard let value = try? JSONValue(parsing: Array(data)), let object = value.objectValue else {
-            throw ImportExportError("\(path) is not a JSON object")
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: Array(data))
+        } catch {
+            throw ImportExportError("\(path) is not a JSON object (not JSON: \(error))")
         }
+        guard let object = value.objectValue else { throw ImportExportError("\(path) is not a JSON object") }
         return object
     }
 

@@ -52,13 +52,13 @@ extension AccountsTransaction {
     /// Finishes a first-factor sign-in (reference §10 "First-factor result"): tokens, or, for a user
     /// with second factors, `mfaPendingCredential` and the factors to choose from. Either way the
     /// user's other changes are saved; the login time only moves once the sign-in is complete.
-    /// Linking to the signed-in user (`linking`) asks for no second factor: its ID token passed one.
+    /// Linking a provider to the signed-in user asks for it too, as the reference and production do.
     /// The answer is `fields` followed by the tokens, or by the pending credential.
     func completeFirstFactor(
-        _ user: inout UserRecord, signInProvider: String, extraClaims: JSONObject? = nil, linking: Bool = false,
+        _ user: inout UserRecord, signInProvider: String, extraClaims: JSONObject? = nil,
         signInAttributes: JSONValue? = nil, answering fields: JSONObject
     ) throws -> TokenAnswer {
-        guard try enforcesSecondFactors, !linking, !user.mfaEnrollments.isEmpty else {
+        guard try enforcesSecondFactors, !user.mfaEnrollments.isEmpty else {
             user.lastLoginAt = now
             let tokens = try saveGrantingTokens(
                 for: &user, signInProvider: signInProvider, extraClaims: extraClaims, signInAttributes: signInAttributes)

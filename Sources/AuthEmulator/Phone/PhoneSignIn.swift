@@ -129,6 +129,7 @@ enum PhoneSignIn {
     /// The official `verificationCodes` list: codes sent and not used yet.
     static func verificationCodes(_ request: OperationRequest) throws -> JSONObject {
         let sessions = try request.read { try $0.store.verificationSessions.smsSessions(in: $0.scope) }
+        if sessions.isEmpty { UnseenProjectHint.logIfUnseen(request, listing: "verificationCodes") }
         return [
             "verificationCodes": .array(
                 sessions.map { session in

@@ -97,16 +97,24 @@ enum NearestName {
     static func among(_ candidates: [String], to name: String) -> String? {
         let folded = fold(name)
         if let same = candidates.first(where: { fold($0) == folded }) { return same }
-        let limit = min(2, max(1, folded.count / 3))
         var best: (name: String, distance: Int)?
         for candidate in candidates {
-            let distance = editDistance(Array(fold(candidate)), Array(folded))
-            if distance <= limit, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+            guard let distance = edits(from: fold(candidate), toFolded: folded) else { continue }
+            if distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }
         return best?.name
     }
 
-    private static func fold(_ name: String) -> String {
+    /// The edits from `candidate` to `name`, both folded, when within the limit: at most two, and
+    /// a third of the name at most. Names whose lengths differ by more are not compared at all.
+    static func edits(from candidate: String, toFolded name: String) -> Int? {
+        let limit = min(2, max(1, name.count / 3))
+        guard abs(candidate.count - name.count) <= limit else { return nil }
+        let distance = editDistance(Array(candidate), Array(name))
+        return distance <= limit ? distance : nil
+    }
+
+    static func fold(_ name: String) -> String {
         String(name.lowercased().filter { $0 != "_" && $0 != "-" })
     }
 

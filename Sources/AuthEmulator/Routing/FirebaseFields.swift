@@ -68,11 +68,14 @@ enum PageFields {
         .string("tenantId"), .string("lang"),
     ]
 
-    /// Every console page takes the project and tenant it shows, and the message a redirect left.
+    /// Every console page takes the project and tenant it shows, and the message a redirect left
+    /// (a form post too: a refused one draws its page again).
     private static let scopeQuery: [Field] = [.string("project"), .string("tenant")]
     private static let pageQuery: [Field] = scopeQuery + [.string("flash"), .string("error")]
-    /// The inbox's filters and its keyset page.
-    private static let outboxQuery: [Field] = [.string("to"), .string("type"), .string("status"), .string("before")]
+    /// The inbox's search, filters and keyset page.
+    private static let outboxQuery: [Field] = [.string("q"), .string("to"), .string("type"), .string("status"), .string("before")]
+    /// The message the outbox shows beside its list, and which of its views.
+    private static let chosenMessage: [Field] = [.string("id"), .string("view")]
 
     static let byOperation: [String: OperationFields] = [
         "emulator.action": OperationFields(body: actionFields, query: actionFields),
@@ -82,22 +85,24 @@ enum PageFields {
         "emulator.auth.handler": OperationFields(query: [.string("error"), .string("apiKey"), .string("providerId"), .string("tenantId"), .string("tid"), .string("authType"), .string("eventId"), .string("ibi"), .string("apn"), .string("clientId"), .string("appId"), .string("appName"), .string("redirectUrl"), .string("sessionId")]),
         "emulator.auth.handler.submit": OperationFields(body: [.string("email"), .string("sub"), .string("name"), .string("picture"), .string("emailVerified"), .string("hideEmail"), .string("screenName")], query: [.string("apiKey"), .string("providerId"), .string("tenantId"), .string("tid"), .string("authType"), .string("eventId"), .string("ibi"), .string("apn"), .string("clientId"), .string("appId"), .string("appName"), .string("redirectUrl"), .string("sessionId")], isForm: true),
         "emulator.ui.clock": OperationFields(query: pageQuery),
-        "emulator.ui.clock.advance": OperationFields(body: [.string("csrf"), .string("action"), .string("amount"), .string("unit")], query: scopeQuery, isForm: true),
-        "emulator.ui.message": OperationFields(query: pageQuery + [.string("id"), .string("view")]),
-        "emulator.ui.outbox": OperationFields(query: pageQuery + outboxQuery),
+        ConsoleRoutes.missingPageId: OperationFields(query: pageQuery),
+        "emulator.ui.clock.advance": OperationFields(body: [.string("csrf"), .string("action"), .string("amount"), .string("unit"), .string("time")], query: pageQuery, isForm: true),
+        "emulator.ui.message": OperationFields(query: pageQuery + chosenMessage),
+        "emulator.ui.attachment": OperationFields(query: pageQuery + [.string("id"), .string("index")]),
+        "emulator.ui.outbox": OperationFields(query: pageQuery + outboxQuery + chosenMessage),
         "emulator.ui.outbox.changes": OperationFields(query: pageQuery + outboxQuery + [.string("key"), .number("waitSeconds")]),
-        "emulator.ui.outbox.action": OperationFields(body: [.string("csrf"), .string("action")], query: scopeQuery, isForm: true),
+        "emulator.ui.outbox.action": OperationFields(body: [.string("csrf"), .string("action"), .string("id")], query: pageQuery + outboxQuery + chosenMessage, isForm: true),
         "emulator.ui.providers": OperationFields(query: pageQuery),
-        "emulator.ui.providers.action": OperationFields(body: [.string("csrf"), .string("action"), .string("provider"), .string("senders"), .string("address"), .string("forwarding")], query: scopeQuery + [.string("back")], isForm: true),
-        "emulator.ui.providers.mint": OperationFields(body: [.string("csrf"), .string("email"), .string("name"), .string("sub"), .string("nonce"), .string("audience"), .string("emailVerified"), .string("hideEmail"), .string("otherProvider"), .string("provider")], query: pageQuery, isForm: true),
+        "emulator.ui.providers.action": OperationFields(body: [.string("csrf"), .string("action"), .string("provider"), .string("senders"), .string("address"), .string("forwarding")], query: pageQuery + [.string("back")], isForm: true),
+        "emulator.ui.providers.mint": OperationFields(body: [.string("csrf"), .string("action"), .string("email"), .string("name"), .string("sub"), .string("nonce"), .string("audience"), .string("emailVerified"), .string("hideEmail"), .string("otherProvider"), .string("provider")], query: pageQuery, isForm: true),
         "emulator.ui.settings": OperationFields(query: pageQuery),
-        "emulator.ui.settings.action": OperationFields(body: [.string("csrf"), .string("action"), .string("allowDuplicateEmails"), .string("improvedEmailPrivacy"), .string("numbers"), .string("displayName"), .string("allowPasswordSignup"), .string("enableEmailLinkSignin"), .string("enableAnonymousUser")], query: scopeQuery, isForm: true),
+        "emulator.ui.settings.action": OperationFields(body: [.string("csrf"), .string("action"), .string("allowDuplicateEmails"), .string("improvedEmailPrivacy"), .string("numbers"), .string("displayName"), .string("allowPasswordSignup"), .string("enableEmailLinkSignin"), .string("enableAnonymousUser")], query: pageQuery, isForm: true),
         "emulator.ui.user": OperationFields(query: pageQuery + [.string("uid")]),
-        "emulator.ui.user.action": OperationFields(body: [.string("csrf"), .string("action"), .string("displayName"), .string("photoUrl"), .string("email"), .string("phoneNumber"), .string("password"), .string("claims"), .string("requestType"), .string("continueUrl"), .string("confirm")], query: scopeQuery + [.string("uid")], isForm: true),
+        "emulator.ui.user.action": OperationFields(body: [.string("csrf"), .string("action"), .string("displayName"), .string("photoUrl"), .string("email"), .string("phoneNumber"), .string("password"), .string("claims"), .string("requestType"), .string("continueUrl"), .string("confirm")], query: pageQuery + [.string("uid")], isForm: true),
         "emulator.ui.users": OperationFields(query: pageQuery + [.string("q"), .string("after")]),
-        "emulator.ui.users.action": OperationFields(body: [.string("csrf"), .string("action"), .string("confirm")], query: scopeQuery, isForm: true),
+        "emulator.ui.users.action": OperationFields(body: [.string("csrf"), .string("action"), .string("confirm")], query: pageQuery, isForm: true),
         "emulator.ui.users.delete-all": OperationFields(query: pageQuery),
-        "emulator.ui.users.create": OperationFields(body: [.string("csrf"), .string("otherProvider"), .string("provider"), .string("email"), .string("displayName"), .string("phoneNumber"), .string("emailVerified"), .string("claims"), .string("password"), .string("uid"), .string("sub"), .string("hideEmail")], query: scopeQuery, isForm: true),
+        "emulator.ui.users.create": OperationFields(body: [.string("csrf"), .string("action"), .string("otherProvider"), .string("provider"), .string("email"), .string("displayName"), .string("phoneNumber"), .string("emailVerified"), .string("claims"), .string("password"), .string("uid"), .string("sub"), .string("hideEmail")], query: pageQuery, isForm: true),
         "emulator.ui.users.new": OperationFields(query: pageQuery),
     ]
 }

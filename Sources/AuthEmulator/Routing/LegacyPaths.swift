@@ -23,6 +23,9 @@ enum LegacyPaths {
         "verifyPhoneNumber": "accounts:signInWithPhoneNumber",
     ]
 
+    /// Every name the v3 family answers, for a mistyped one's suggestion.
+    static let names = v1Names.keys.sorted() + ["downloadAccount", "signOutUser", "uploadAccount"]
+
     enum Rewrite: Equatable {
         /// Same method, this v1 path.
         case path(String)

@@ -10,6 +10,8 @@ struct OperationRequest: Sendable {
     /// The body's `idToken`, when it decodes as a JWT.
     let decodedIDToken: DecodedIDToken?
     let query: [(name: String, value: String)]
+    /// The API key the client sent (`?key=` or `X-Goog-Api-Key`), for links that carry it.
+    var apiKey: String?
     /// The `{name}` parts of the route's path template.
     var pathParameters: [String: String] = [:]
     /// The `Host` header: where the client reached us, for links and issuers it will follow back.

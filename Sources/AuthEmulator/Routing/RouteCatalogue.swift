@@ -1,3 +1,4 @@
+import BuildInfo
 import JSON
 
 /// `GET /emulator/openapi.json`, which `GET /` names: every route the emulator serves, with its
@@ -25,7 +26,7 @@ enum RouteCatalogue {
         return [
             "openapi": "3.0.3",
             "info": [
-                "title": "auth-emulator", "version": .string(CommandLineOptions.version),
+                "title": "auth-emulator", "version": .string(BuildInfo.version),
                 "description": "A local Firebase Authentication emulator. Google's routes accept fields they do not declare, as the official emulator does; the emulator's own routes (/emulator/v1/…) refuse them.",
             ],
             "servers": [["url": .string(request.origin)]],

@@ -46,6 +46,11 @@ struct RouteIndex: Sendable {
         return nil
     }
 
+    /// What to answer when `match` found nothing (`RouteMiss`).
+    func miss(method: String, requestPath: String, routedPath: String) -> RouteMiss {
+        RouteMiss(method: method, requestPath: requestPath, routedPath: routedPath, routes: routes)
+    }
+
     /// The first route, in table order, whose method and template fit; HEAD is served by GET routes.
     func match(method: String, path: String) -> (Route, [String: String])? {
         if let position = exactPath(method: method, path) {

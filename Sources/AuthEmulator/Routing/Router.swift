@@ -101,7 +101,7 @@ public struct Router: HTTPHandler {
         do {
             var rewritten = request
             let legacyBody = try rewriteLegacyPath(&rewritten)
-            guard let (route, parameters) = match(rewritten) else { throw AuthError.notFound }
+            guard let (route, parameters) = match(rewritten) else { return try unmatched(request, rewritten, legacyBody) }
             errorStyle = route.operation.errorStyle
             let result = try run(route, parameters, rewritten, legacyBody: legacyBody)
             if case .deferred(let begin) = result { return .deferred(begin, errorStyle) }
@@ -111,6 +111,21 @@ public struct Router: HTTPHandler {
                 ResponseRenderer.render(failure: error, as: errorStyle, request: request, logger: environment.logger),
                 refusal: (error as? AuthError)?.message)
         }
+    }
+
+    /// No route fits: the console answers a page of its own; anything else a 405 naming the
+    /// methods the path takes (with `Allow`), or a 404 with the nearest route.
+    private func unmatched(_ request: HTTPRequest, _ rewritten: HTTPRequest, _ legacyBody: RequestBody?) throws -> Dispatched {
+        let miss = routes.miss(method: request.method, requestPath: request.path, routedPath: rewritten.path)
+        if rewritten.path == "/" + ConsoleRoutes.base || rewritten.path.hasPrefix("/\(ConsoleRoutes.base)/") {
+            let page = Route(rewritten.method, String(rewritten.path.dropFirst()), ConsoleRoutes.missingPage(miss))
+            return .answered(
+                ResponseRenderer.render(try run(page, [:], rewritten, legacyBody: legacyBody), errorsAs: .html),
+                refusal: miss.error.message)
+        }
+        var response = ResponseRenderer.render(miss.error, as: .google)
+        if !miss.allowedMethods.isEmpty { response.headers.set("Allow", miss.allowedMethods.joined(separator: ", ")) }
+        return .answered(response, refusal: miss.error.message)
     }
 
     private func run(
@@ -140,6 +155,7 @@ public struct Router: HTTPHandler {
         #endif
         let operationRequest = OperationRequest(
             scope: scope, isPrivileged: isPrivileged, body: body, decodedIDToken: idToken, query: request.query,
+            apiKey: (request.queryValue("key") ?? request.headers["x-goog-api-key"]).flatMap { $0.isEmpty ? nil : $0 },
             pathParameters: parameters, host: request.headers["host"],
             accept: request.headers["accept"], originHeader: request.headers["origin"],
             fetchSite: request.headers["sec-fetch-site"], environment: environment)

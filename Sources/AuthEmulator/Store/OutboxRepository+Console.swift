@@ -7,6 +7,8 @@ struct OutboxInboxQuery: Sendable, Equatable {
     var requestType: String?
     var tenantId: String?
     var status: Delivery.Status?
+    /// Free text, as the API's `q`.
+    var text: String?
     /// Only messages older than this id (the last one of the previous page).
     var before: Int64?
 }
@@ -44,7 +46,8 @@ extension OutboxRepository {
             ("tenant_id = ?", query.tenantId.map { .text($0) }), ("id < ?", query.before.map { .integer($0) }),
             ("delivery_status = ?", withStatus ? query.status.map { .text($0.rawValue) } : nil),
         ]
-        let present = conditions.compactMap { condition in condition.1.map { (condition.0, $0) } }
-        return ((["project_id = ?"] + present.map(\.0)).joined(separator: " AND "), [.text(projectId)] + present.map(\.1))
+        var present = conditions.compactMap { condition in condition.1.map { (condition.0, [$0]) } }
+        if let text = query.text { present.append(freeText(text)) }
+        return ((["project_id = ?"] + present.map(\.0)).joined(separator: " AND "), [.text(projectId)] + present.flatMap(\.1))
     }
 }

@@ -61,6 +61,9 @@ struct OutboxMessage: Sendable, Equatable {
 extension OutboxMessage {
     /// What kind of message it is, for people: the request type, or "SMTP" for the app's own mail.
     var typeLabel: String { source == .smtp ? "SMTP" : requestType }
+
+    /// An email, not an SMS (whose recipient is a phone number).
+    var isEmail: Bool { to.contains("@") }
 }
 
 /// Who sent a message (its `source` field): Firebase itself (email actions, SMS codes), or the
@@ -150,17 +153,22 @@ struct OutboxRepository {
         }
         // instr on lower(): a substring match that needs no escaping of LIKE's wildcards.
         add("instr(lower(subject), ?) > 0", filter.subject.map { .text($0.lowercased()) })
-        if let text = filter.text?.lowercased() {
-            let columns = ["subject", "text_body", "html_body", "from_address", "to_address", "coalesce(forwarded_to, '')"]
-            conditions.append((
-                "(" + columns.map { "instr(lower(\($0)), ?) > 0" }.joined(separator: " OR ") + ")",
-                Array(repeating: .text(text), count: columns.count)))
-        }
+        if let text = filter.text { conditions.append(Self.freeText(text)) }
         let clause = conditions.map(\.0).joined(separator: " AND ")
         let arguments = conditions.flatMap(\.1) + [.integer(Int64(filter.limit))]
         return try connection.query(
             "SELECT \(Self.columns) FROM outbox_messages WHERE \(clause) ORDER BY id DESC LIMIT ?", arguments
         ).map { row in Self.decode(row, projectId: projectId) }
+    }
+
+    /// `q`'s condition: a part of the subject, either body, the sender, the recipient or the
+    /// forwarding address, case-insensitive (instr on lower(): no LIKE wildcards to escape).
+    static func freeText(_ text: String) -> (String, [SQLiteValue]) {
+        let columns = ["subject", "text_body", "html_body", "from_address", "to_address", "coalesce(forwarded_to, '')"]
+        return (
+            "(" + columns.map { "instr(lower(\($0)), ?) > 0" }.joined(separator: " OR ") + ")",
+            Array(repeating: .text(text.lowercased()), count: columns.count)
+        )
     }
 
     /// Deletes one message; false when the project has no message `id`.

@@ -396,6 +396,26 @@ def test_should_link_idp_for_existing_mfa_enabled_user(api):
     assert info["displayName"] == claims["name"]
 
 
+def test_should_ask_for_the_second_factor_when_linking_idp_by_id_token_to_an_mfa_enabled_user(api):
+    """Not a case of the spec's own: "should link IDP to existing account by idToken" for the user of
+    "should link IDP for existing MFA-enabled user". Upstream's signInWithIdp asks for the second
+    factor (`isMfaEnabled` → `mfaPending`) after `handleLinkIdp` as after any sign-in, and production
+    does too; the link is kept."""
+    email = "alice@example.com"
+    signed_in = sign_in_with_email_link(api, email)
+    enroll_phone_mfa(api, signed_in["idToken"], TEST_PHONE_NUMBER)
+    before = get_account_info_by_local_id(api, signed_in["localId"])
+
+    claims = fake_claims(sub="123456789012345678901", name="Foo")
+    expect_mfa_pending(sign_in(api, {
+        "idToken": signed_in["idToken"], "postBody": google_post_body(json.dumps(claims)),
+        "requestUri": "http://localhost", "returnIdpCredential": True}))
+
+    assert sorted(get_signin_methods(api, email)) == sorted(["google.com", SIGNIN_METHOD_EMAIL_LINK])
+    after = get_account_info_by_local_id(api, signed_in["localId"])
+    assert after["lastLoginAt"] == before["lastLoginAt"]
+
+
 def test_should_return_error_if_idp_account_is_already_linked_to_the_same_user(api):
     # Given a user already linked with an IdP account:
     provider_id = "google.com"
