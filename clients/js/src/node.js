@@ -11,8 +11,8 @@ const EXPORTED = /^export FIREBASE_AUTH_EMULATOR_HOST=(\S+)$/;
 const SMTP = /^\s+smtp\s+(\S+):(\d+) /;
 const START_TIMEOUT_MS = 15_000;
 const STOP_TIMEOUT_MS = 10_000;
-// The tail of stderr kept for error messages (an info-level log writes a line per request).
-const STDERR_KEPT = 64 * 1024;
+// The tail of stdout and stderr kept for error messages (an info-level log writes a line per request).
+const OUTPUT_KEPT = 64 * 1024;
 
 /** The binary could not start, died, or did not stop cleanly; carries its output. */
 export class EmulatorProcessError extends Error {
@@ -105,7 +105,7 @@ function spawnOnce(binary, args, { env, startTimeoutMs, wantSmtp }) {
   const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   const output = { stdout: "", stderr: "" };
   child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (chunk) => { output.stderr = (output.stderr + chunk).slice(-STDERR_KEPT); });
+  child.stderr.on("data", (chunk) => { output.stderr = (output.stderr + chunk).slice(-OUTPUT_KEPT); });
   child.stdout.setEncoding("utf8");
   return new Promise((resolve, reject) => {
     const seen = { host: null, version: null, projectId: null, exported: false, smtp: null };
@@ -134,12 +134,13 @@ function spawnOnce(binary, args, { env, startTimeoutMs, wantSmtp }) {
         else if ((match = SMTP.exec(line))) seen.smtp = { host: match[1], port: Number(match[2]) };
       }
       // Output keeps being read after start, so the emulator never blocks on a full pipe.
-      if (output.stdout.length > STDERR_KEPT) output.stdout = output.stdout.slice(-STDERR_KEPT);
+      if (output.stdout.length > OUTPUT_KEPT) output.stdout = output.stdout.slice(-OUTPUT_KEPT);
       if (seen.exported && (!wantSmtp || seen.smtp)) settle(() => resolve({ child, output, ...seen }));
     });
     child.once("error", (error) => fail(`could not run auth-emulator at ${binary}: ${error.code ?? error.message}` +
       (error.code === "ENOENT" ? " (not found: pass `binary`, set AUTH_EMULATOR_BIN, or put auth-emulator on PATH)" : "")));
-    child.once("exit", (exitCode, signal) => fail(`auth-emulator (${binary}) exited before it was ready (exit status ${exitCode ?? signal})`, { exitCode, signal }));
+    // "close", not "exit": by then all of stderr has been read, so the error carries it whole.
+    child.once("close", (exitCode, signal) => fail(`auth-emulator (${binary}) exited before it was ready (exit status ${exitCode ?? signal})`, { exitCode, signal }));
   });
 }
 
