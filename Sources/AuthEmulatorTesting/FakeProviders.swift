@@ -51,10 +51,13 @@ public struct MintedToken: Sendable {
     public var accessTokenPostBody: String { "providerId=\(providerId)&access_token=\(accessToken ?? "")" }
 }
 
-/// An Apple token revocation the fake provider recorded (`revokeToken`).
+/// An Apple token revocation the fake provider recorded (`revokeToken`): an authorization code
+/// (`tokenType` "CODE", what the Apple SDK revokes) or an access token ("ACCESS_TOKEN", the JS SDK's).
 public struct AppleRevocation: Sendable, Decodable, Equatable {
     public let sub: String
-    public let authorizationCode: String
+    public let tokenType: String
+    public let authorizationCode: String?
+    public let accessToken: String?
     public let projectId: String
     public let revokedAt: String
 }

@@ -382,12 +382,43 @@ import Testing
         #expect(try revoke(minted["authorizationCode"]?.stringValue).errorMessage?.contains("single-use") == true)
         let revocations = try emulator.send("GET", "/emulator/v1/idp/apple.com/revocations")["revocations"]?.arrayValue
         #expect(revocations == [[
-            "sub": minted["sub"]!, "authorizationCode": minted["authorizationCode"]!, "projectId": .string(TestEmulator.project),
-            "revokedAt": .string(TestEmulator.start.rfc3339),
+            "sub": minted["sub"]!, "authorizationCode": minted["authorizationCode"]!, "tokenType": "CODE",
+            "projectId": .string(TestEmulator.project), "revokedAt": .string(TestEmulator.start.rfc3339),
         ]])
         let later = try Self.mint(emulator, "apple.com", ["email": "r@example.com"])
         emulator.clock.advance(seconds: 301)
         #expect(try revoke(later["authorizationCode"]?.stringValue).errorMessage?.contains("expired") == true)
+    }
+
+    /// The JS SDK's `revokeAccessToken` sends Apple's OAuth access token as ACCESS_TOKEN (2).
+    @Test func appleRevocationTakesTheUsersOwnAccessTokenToo() throws {
+        let emulator = try TestEmulator()
+        let minted = try Self.mint(emulator, "apple.com", ["email": "web@example.com", "expiresInSeconds": 600])
+        let user = try Self.signIn(emulator, postBody: minted["postBody"]?.stringValue ?? "")
+        let idToken = try #require(user["idToken"]?.stringValue)
+        let stranger = try Self.mint(emulator, "apple.com", ["email": "another@example.com"])
+        let google = try Self.mint(emulator, "google.com", ["email": "web@example.com"])
+        func revoke(_ token: JSONValue?, tokenType: JSONValue = "ACCESS_TOKEN") throws -> TestEmulator.Reply {
+            var body: JSONObject = ["providerId": "apple.com", "tokenType": tokenType, "idToken": .string(idToken)]
+            body.setIfPresent("token", token)
+            return try emulator.send("POST", "/identitytoolkit.googleapis.com/v2/accounts:revokeToken?key=k", json: .object(body))
+        }
+        #expect(try revoke(stranger["accessToken"]).errorMessage?.hasPrefix("INVALID_IDP_RESPONSE : Apple refused the access token (invalid_grant): the access token was issued to another Apple ID") == true)
+        #expect(try revoke(google["accessToken"]).errorMessage?.hasSuffix("the fake Apple provider never issued this access token.") == true)
+        // An access token is not an authorization code, nor the other way round.
+        #expect(try revoke(minted["accessToken"], tokenType: "CODE").errorMessage?.contains("never issued this authorization code") == true)
+        #expect(try revoke(minted["authorizationCode"]).errorMessage?.contains("never issued this access token") == true)
+        #expect(try revoke(minted["accessToken"], tokenType: "REFRESH_TOKEN").errorMessage?.hasPrefix("INVALID_ARGUMENT : tokenType must be CODE (3)") == true)
+        #expect(try revoke(minted["accessToken"], tokenType: 2).json == [:])
+        #expect(try revoke(minted["accessToken"]).errorMessage?.contains("revoked already") == true)
+        let revocations = try emulator.send("GET", "/emulator/v1/idp/apple.com/revocations")["revocations"]?.arrayValue
+        #expect(revocations == [[
+            "sub": minted["sub"]!, "accessToken": minted["accessToken"]!, "tokenType": "ACCESS_TOKEN",
+            "projectId": .string(TestEmulator.project), "revokedAt": .string(TestEmulator.start.rfc3339),
+        ]])
+        let later = try Self.mint(emulator, "apple.com", ["email": "web@example.com", "expiresInSeconds": 60])
+        emulator.clock.advance(seconds: 61)
+        #expect(try revoke(later["accessToken"]).errorMessage?.contains("the access token expired at") == true)
     }
 
     // MARK: Facebook Graph

@@ -63,7 +63,7 @@ enum ConsoleProviderPages {
                 """
         }
         let revocationRows = revocations.map { revocation -> HTML in
-            "<tr><td class=\"mono\">\(revocation.sub)</td><td class=\"mono\">\(revocation.code)</td><td>\(revocation.projectId)</td><td>\(ConsoleLayout.shortTime(revocation.revokedAt))</td></tr>"
+            "<tr><td class=\"mono\">\(revocation.sub)</td><td class=\"mono\">\(revocation.code)</td><td>\(revocation.tokenType.name)</td><td>\(revocation.projectId)</td><td>\(ConsoleLayout.shortTime(revocation.revokedAt))</td></tr>"
         }
         let relayRows = relay.map { entry -> HTML in
             let toggle = context.form("/providers", class: "inline", """
@@ -106,7 +106,7 @@ enum ConsoleProviderPages {
             The <a href="\(context.link("/settings"))#senders">settings page</a> edits the same list.</p>
             \(sendersForm(context, senders: senders, form: (refused ?? ConsoleForm("senders")).form("senders")))</section>
             <section id="revocations"><h2>Apple: token revocations</h2>
-            \(ConsoleLayout.table(["sub", "Authorization code", "Project", "Revoked"], revocationRows, empty: "No revocations yet."))</section>
+            \(ConsoleLayout.table(["sub", "Token", "Kind", "Project", "Revoked"], revocationRows, empty: "No revocations yet."))</section>
             """
         return ConsoleLayout.page(context, .providers, title: "Fake identity providers and Apple's relay", content)
     }

@@ -57,8 +57,10 @@ enum FakeProviderOperations {
         return [
             "revocations": .array(
                 revocations.map { revocation in
-                    [
-                        "sub": .string(revocation.sub), "authorizationCode": .string(revocation.code),
+                    let token = revocation.tokenType == .authorizationCode ? "authorizationCode" : "accessToken"
+                    return [
+                        "sub": .string(revocation.sub), token: .string(revocation.code),
+                        "tokenType": .string(revocation.tokenType.rawValue),
                         "projectId": .string(revocation.projectId), "revokedAt": .string(revocation.revokedAt.rfc3339),
                     ]
                 })

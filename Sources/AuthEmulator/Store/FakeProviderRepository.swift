@@ -163,8 +163,20 @@ struct FakeProviderRepository {
             issuedAt: Instant(millisecondsSinceEpoch: row[2].integer ?? 0))
     }
 
+    /// What `accounts:revokeToken` revoked: an authorization code (the Apple SDK's) or an access
+    /// token (the JS SDK's); the raw values are `revokeToken`'s `tokenType` names.
+    enum RevokedToken: String {
+        case authorizationCode = "CODE"
+        case accessToken = "ACCESS_TOKEN"
+
+        /// As a person says it.
+        var name: String { self == .authorizationCode ? "authorization code" : "access token" }
+    }
+
     struct Revocation {
+        /// The revoked authorization code or access token.
         let code: String
+        let tokenType: RevokedToken
         let sub: String
         let projectId: String
         let revokedAt: Instant
@@ -172,15 +184,15 @@ struct FakeProviderRepository {
 
     func insertRevocation(_ revocation: Revocation) throws {
         try connection.execute(
-            "INSERT INTO apple_revocations (code, sub, project_id, revoked_at) VALUES (?, ?, ?, ?)",
+            "INSERT INTO apple_revocations (code, token_type, sub, project_id, revoked_at) VALUES (?, ?, ?, ?, ?)",
             [
-                .text(revocation.code), .text(revocation.sub), .text(revocation.projectId),
-                .integer(revocation.revokedAt.millisecondsSinceEpoch),
+                .text(revocation.code), .text(revocation.tokenType.rawValue), .text(revocation.sub),
+                .text(revocation.projectId), .integer(revocation.revokedAt.millisecondsSinceEpoch),
             ])
     }
 
-    func isRevoked(_ code: String) throws -> Bool {
-        try connection.queryFirst("SELECT 1 FROM apple_revocations WHERE code = ?", [.text(code)]) != nil
+    func isRevoked(_ token: String) throws -> Bool {
+        try connection.queryFirst("SELECT 1 FROM apple_revocations WHERE code = ?", [.text(token)]) != nil
     }
 
     /// A reset's: the revocations the target's projects made (the codes themselves stay the provider's).
@@ -189,10 +201,13 @@ struct FakeProviderRepository {
     }
 
     func revocations() throws -> [Revocation] {
-        try connection.query("SELECT code, sub, project_id, revoked_at FROM apple_revocations ORDER BY rowid").map { row in
+        try connection.query(
+            "SELECT code, token_type, sub, project_id, revoked_at FROM apple_revocations ORDER BY rowid"
+        ).map { row in
             Revocation(
-                code: row[0].text ?? "", sub: row[1].text ?? "", projectId: row[2].text ?? "",
-                revokedAt: Instant(millisecondsSinceEpoch: row[3].integer ?? 0))
+                code: row[0].text ?? "", tokenType: row[1].text.flatMap(RevokedToken.init) ?? .authorizationCode,
+                sub: row[2].text ?? "", projectId: row[3].text ?? "",
+                revokedAt: Instant(millisecondsSinceEpoch: row[4].integer ?? 0))
         }
     }
 

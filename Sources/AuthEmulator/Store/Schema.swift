@@ -452,5 +452,12 @@ enum Schema {
                 -- created_at (a batch import shares one millisecond) are ordered by local_id.
                 CREATE INDEX users_by_creation ON users (project_id, tenant_id, created_at, local_id);
                 """),
+            Migration(
+            version: 28, name: "Apple access tokens revoked",
+            sql: """
+                -- The JS SDK's revokeAccessToken revokes Apple's OAuth access token (tokenType
+                -- ACCESS_TOKEN), the Apple SDK an authorization code; `code` holds either token.
+                ALTER TABLE apple_revocations ADD COLUMN token_type TEXT NOT NULL DEFAULT 'CODE';
+                """),
     ]
 }

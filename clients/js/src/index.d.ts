@@ -182,9 +182,12 @@ export interface FakeProvider {
   discovery(): Promise<Json>;
 }
 
+/** One `accounts:revokeToken`: an authorization code (tokenType CODE, the Apple SDK's) or an access token (ACCESS_TOKEN, the JS SDK's `revokeAccessToken`). */
 export interface AppleRevocation {
   sub: string;
-  authorizationCode: string;
+  tokenType: "CODE" | "ACCESS_TOKEN";
+  authorizationCode?: string;
+  accessToken?: string;
   projectId: string;
   revokedAt: string;
 }

@@ -82,8 +82,10 @@ test("TOTP second factor: enroll, then sign in with it", async () => {
   // end flow
 });
 
-test("the JS SDK's own revokeAccessToken (tokenType ACCESS_TOKEN)", { todo: "the emulator revokes only Apple authorization codes (tokenType CODE); the JS SDK sends ACCESS_TOKEN with Apple's OAuth access token" }, async () => {
+test("the JS SDK's own revokeAccessToken (tokenType ACCESS_TOKEN)", async () => {
   const { user, token } = await emulator.apple.signIn({ email: "web@example.com" });
   await emulator.call("v2/accounts:revokeToken", { providerId: "apple.com", tokenType: "ACCESS_TOKEN", token: token.accessToken, idToken: user.idToken });
-  assert.equal((await emulator.apple.revocations()).length, 1);
+  const revoked = (await emulator.apple.revocations()).filter((revocation) => revocation.accessToken === token.accessToken);
+  assert.equal(revoked.length, 1);
+  assert.equal(revoked[0].tokenType, "ACCESS_TOKEN");
 });

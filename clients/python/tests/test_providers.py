@@ -99,12 +99,7 @@ def test_headful_sign_in_through_the_page_without_javascript(auth_client):
 
 
 def test_game_center(providers, auth_client):
-    try:
-        minted = providers.game_center("G:1234567890", display_name="Player One", bundle_id="com.example.game")
-    except EmulatorError as error:
-        if error.code == "INVALID_ARGUMENT" and "playerId" in error.detail:
-            pytest.skip("POST /emulator/v1/idp/gc.apple.com/tokens is not in this binary yet (DESIGN §3, Game Center)")
-        raise
+    minted = providers.game_center("G:1234567890", display_name="Player One", bundle_id="com.example.game")
     assert minted["playerId"] == "G:1234567890" and minted["bundleId"] == "com.example.game"
     signed_in = auth_client.sign_in_with_game_center(minted)
     assert signed_in.is_new_user and claims_of(signed_in.id_token)["firebase"]["sign_in_provider"] == "gc.apple.com"

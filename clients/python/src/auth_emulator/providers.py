@@ -42,10 +42,14 @@ class MintedToken:
 
 @dataclass
 class Revocation:
+    """One `accounts:revokeToken`: an authorization code (the Apple SDK's `token_type` "CODE") or
+    an access token (the JS SDK's "ACCESS_TOKEN"); the other is None."""
     sub: str
-    authorization_code: str
+    authorization_code: str | None
     project_id: str
     revoked_at: datetime
+    token_type: str = "CODE"
+    access_token: str | None = None
 
 
 @dataclass
@@ -107,10 +111,11 @@ class Apple(Provider):
         return minted
 
     def revocations(self) -> list[Revocation]:
-        """The authorization codes revoked through `accounts:revokeToken`, oldest first."""
+        """The authorization codes and access tokens revoked through `accounts:revokeToken`, oldest first."""
         entries = self._transport.call("GET", f"{self._path}/revocations")["revocations"]
-        return [Revocation(entry["sub"], entry["authorizationCode"], entry["projectId"],
-                           parse_time(entry["revokedAt"])) for entry in entries]
+        return [Revocation(entry["sub"], entry.get("authorizationCode"), entry["projectId"],
+                           parse_time(entry["revokedAt"]), entry.get("tokenType", "CODE"), entry.get("accessToken"))
+                for entry in entries]
 
     def relay_addresses(self) -> list[RelayAddress]:
         entries = self._transport.call("GET", f"{self._path}/relay")["addresses"]
