@@ -59,7 +59,7 @@ import Testing
             try store.verificationSessions.insertTemporaryProof(
                 "proof-1", phoneNumber: "+16505550100", scope: UserScope(projectId: Self.project),
                 expiresAt: TestEmulator.start.adding(seconds: 3600))
-            try store.fakeProviders.insertRevocation(.init(code: "c1", sub: "s1", projectId: Self.project, revokedAt: TestEmulator.start))
+            try store.fakeProviders.insertRevocation(.init(code: "c1", tokenType: .authorizationCode, sub: "s1", projectId: Self.project, revokedAt: TestEmulator.start))
         }
         return (try #require(signUp["refreshToken"]?.stringValue), deleted)
     }
