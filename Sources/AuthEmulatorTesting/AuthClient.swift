@@ -33,11 +33,12 @@ public struct AuthClient: Sendable {
 
     /// `POST /identitytoolkit.googleapis.com/v1/accounts:<method>?key=…` with the tenant added.
     @discardableResult
-    public func call(_ method: String, _ body: [String: JSONValue], version: String = "v1") async throws -> JSONValue {
+    public func call(_ method: String, _ body: [String: JSONValue], version: String = "v1",
+                     headers: [String: String] = [:]) async throws -> JSONValue {
         var body = body
         if let tenantId, body["tenantId"] == nil { body["tenantId"] = .string(tenantId) }
         return try await emulator.http.json("POST", "/identitytoolkit.googleapis.com/\(version)/\(method)",
-                                            query: [("key", apiKey)], body: .object(body))
+                                            query: [("key", apiKey)], body: .object(body), headers: headers)
     }
 
     private func signIn(_ method: String, _ body: [String: JSONValue]) async throws -> SignInResult {

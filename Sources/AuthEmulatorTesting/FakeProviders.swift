@@ -158,16 +158,20 @@ public struct GameCenterIdentity: Sendable {
     public var signature: String? { json["signature"]?.stringValue }
     public var salt: String? { json["salt"]?.stringValue }
     public var timestamp: Int? { json["timestamp"]?.intValue }
+    /// The app the signature is for.
+    public var bundleId: String? { json["bundleId"]?.stringValue }
     /// The whole `signInWithGameCenter` body, ready to post.
     public var requestBody: JSONValue { json["requestBody"] ?? .null }
 }
 
 extension AuthClient {
-    /// `accounts:signInWithGameCenter` with a minted identity's `requestBody` (`idToken` links).
+    /// `accounts:signInWithGameCenter` with a minted identity's `requestBody` (`idToken` links),
+    /// from the app it was signed for: the Apple SDK sends its bundle id as `X-Ios-Bundle-Identifier`.
     public func signIn(with identity: GameCenterIdentity, idToken: String? = nil) async throws -> SignInResult {
         var body = identity.requestBody.objectValue ?? [:]
         if let idToken { body["idToken"] = .string(idToken) }
-        return SignInResult(json: try await call("accounts:signInWithGameCenter", body))
+        let headers = identity.bundleId.map { ["X-Ios-Bundle-Identifier": $0] } ?? [:]
+        return SignInResult(json: try await call("accounts:signInWithGameCenter", body, headers: headers))
     }
 }
 
