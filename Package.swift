@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "AuthEmulatorTestingTests", dependencies: ["AuthEmulatorTesting", "BuildInfo"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport", "Sockets", "Threads"]),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "Threads"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "JSON"]),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"]),
         .testTarget(name: "SMTPServerTests", dependencies: ["SMTPServer", "Sockets"]),

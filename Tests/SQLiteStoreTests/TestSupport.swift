@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import Threads
 import Synchronization
 
 /// A fresh directory under the system temp dir, removed when `body` returns.
@@ -29,17 +30,17 @@ func withDatabase<T>(
 }
 
 /// Runs `body(index)` on `count` new threads at once and waits for all; rethrows the first error.
+/// Joined POSIX threads, not Foundation's: a `Thread` keeps its closure, and so what the body
+/// captured (a database and its file lock), until some time after it has ended, so a test that
+/// opens the same file again right after could find it still locked by "itself".
 func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) throws {
     let firstError = Mutex<(any Error)?>(nil)
-    let finished = DispatchGroup()
-    for index in 0..<count {
-        finished.enter()
-        Thread {
-            defer { finished.leave() }
+    let threads = try (0..<count).map { index in
+        try PosixThread {
             do { try body(index) } catch { firstError.withLock { $0 = $0 ?? error } }
-        }.start()
+        }
     }
-    finished.wait()
+    for thread in threads { thread.join() }
     if let error = firstError.withLock({ $0 }) { throw error }
 }
 

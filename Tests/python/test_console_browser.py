@@ -8,7 +8,6 @@ user's page, and opens the relayed message in the outbox. Screenshots of the mai
 
 import hashlib
 import shutil
-import time
 from datetime import datetime
 from pathlib import Path
 
@@ -68,7 +67,6 @@ def flash(driver):
 
 
 def test_apple_user_with_hidden_email_gets_a_relayed_sign_in_link(console, browser):
-    started = time.monotonic()
     base = f"http://{console.host}"
     if SCREENSHOTS.exists():
         shutil.rmtree(SCREENSHOTS)
@@ -177,7 +175,6 @@ def test_apple_user_with_hidden_email_gets_a_relayed_sign_in_link(console, brows
     shoot(driver, "users-phone")
 
     print(f"\nconsole screenshots: {SCREENSHOTS}")
-    assert time.monotonic() - started < 60
 
 
 def test_a_form_posted_from_another_site_is_refused(console, browser):

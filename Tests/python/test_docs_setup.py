@@ -124,12 +124,12 @@ def test_the_startup_script_stops_when_the_emulator_exits(tmp_path, page, needle
     script = block_containing(page, needle)
     bin_dir = stand_in(tmp_path, 'echo "cannot listen on 127.0.0.1:0: the stand-in refuses" >&2; exit 1')
     started = time.monotonic()
-    result = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=20,
+    result = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60,
                             env={**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"})
     assert result.returncode == 1
     assert "auth-emulator exited before it was ready" in result.stderr
     assert "the stand-in refuses" in result.stderr  # the emulator's own log is shown
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 25  # it did not wait out its 30 s deadline
 
 
 @pytest.mark.parametrize("page, needle", SNIPPETS)
@@ -140,11 +140,11 @@ def test_the_startup_script_gives_up_after_its_deadline(tmp_path, page, needle):
     assert shortened != script
     bin_dir = stand_in(tmp_path, f"echo $$ > {tmp_path}/pid; exec sleep 60")
     started = time.monotonic()
-    result = subprocess.run(["bash", "-c", shortened], cwd=tmp_path, capture_output=True, text=True, timeout=20,
+    result = subprocess.run(["bash", "-c", shortened], cwd=tmp_path, capture_output=True, text=True, timeout=60,
                             env={**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"})
     assert result.returncode == 1
     assert "auth-emulator not ready within 30 s" in result.stderr
-    assert 0.9 < time.monotonic() - started < 8  # SECONDS counts whole seconds
+    assert 0.9 < time.monotonic() - started < 20  # SECONDS counts whole seconds; the stand-in sleeps 60
     # It stopped the emulator it started.
     pid = int((tmp_path / "pid").read_text())
     for _ in range(50):
@@ -175,8 +175,10 @@ def test_the_venv_step_runs_twice(tmp_path):
 
 # scripts/run says where the binary is -----------------------------------------------------------
 
-def test_scripts_run_says_how_to_put_the_binary_on_path(tmp_path):
-    # A copy of scripts/ beside stand-ins for swift, the package check and the release binary.
+def test_scripts_run_says_how_to_put_the_binary_on_path_and_runs_where_it_was_called(tmp_path):
+    # A copy of scripts/ beside stand-ins for swift, the package check and the release binary. It
+    # builds in the checkout and runs in the caller's directory (a Firebase project's, with its
+    # firebase.json), where relative paths like `--data e.db` are meant.
     checkout = tmp_path / "checkout"
     (checkout / "scripts").mkdir(parents=True)
     for name in ("run", "ensure-packages.sh", "release-build.sh"):
@@ -184,22 +186,24 @@ def test_scripts_run_says_how_to_put_the_binary_on_path(tmp_path):
     (checkout / "scripts" / "run").chmod(0o755)
     release = checkout / ".build" / "release"
     release.mkdir(parents=True)
-    (release / "auth-emulator").write_text('#!/bin/sh\necho "the emulator ran with: $*"\n')
+    (release / "auth-emulator").write_text('#!/bin/sh\necho "the emulator ran with: $*"\necho "in $PWD"\n')
     (release / "auth-emulator").chmod(0o755)
     tools = tmp_path / "tools"
     tools.mkdir()
     swift_calls = tmp_path / "swift-calls"
-    for name, body in (("swift", f'echo "$*" >> {swift_calls}'), ("dpkg-query", "echo 'install ok installed'"),
+    for name, body in (("swift", f'echo "$* in $PWD" >> {swift_calls}'), ("dpkg-query", "echo 'install ok installed'"),
                        ("uname", "echo Linux")):
         (tools / name).write_text(f"#!/bin/sh\n{body}\n")
         (tools / name).chmod(0o755)
-    result = subprocess.run([str(checkout / "scripts" / "run"), "--port", "0"], capture_output=True, text=True,
-                            timeout=30, env={**os.environ, "PATH": f"{tools}:/usr/bin:/bin"})
+    project = tmp_path / "project"
+    project.mkdir()
+    result = subprocess.run([str(checkout / "scripts" / "run"), "--port", "0"], cwd=project, capture_output=True,
+                            text=True, timeout=30, env={**os.environ, "PATH": f"{tools}:/usr/bin:/bin"})
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "the emulator ran with: --port 0"
+    assert result.stdout.splitlines() == ["the emulator ran with: --port 0", f"in {project}"]
     assert f'export PATH="{checkout}/.build/release:$PATH"' in result.stderr
     # On Linux the release build links the Swift runtime statically (scripts/release-build.sh).
-    assert swift_calls.read_text().splitlines() == ["build -c release --static-swift-stdlib --product auth-emulator"]
+    assert swift_calls.read_text().splitlines() == [f"build -c release --static-swift-stdlib --product auth-emulator in {checkout}"]
 
 
 # The README is a user guide ----------------------------------------------------------------------

@@ -240,6 +240,6 @@ esac""")
 def test_the_entry_scripts_go_through_the_package_helpers(script):
     # Both commands install through ensure-packages.sh, whose macOS branch the test above runs.
     text = (REPO_ROOT / script).read_text()
-    assert "source scripts/ensure-packages.sh" in text
+    assert re.search(r'source "?(\$checkout/)?scripts/ensure-packages.sh', text)
     assert "ensure_build_packages" in text
     assert "apt-get" not in text
